@@ -1,0 +1,66 @@
+#define _GNU_SOURCE
+#include "CXShim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Written by Xlib's error callback on the thread that owns the connection and read by the
+   same thread: slidegate has exactly one. */
+static int last_x_error = 0;
+
+static int record_x_error(Display *display, XErrorEvent *event) {
+    (void)display;
+    last_x_error = event->error_code;
+    return 0;
+}
+
+static int lost_connection(Display *display) {
+    (void)display;
+    static const char message[] = "slidegate: lost the connection to the X server\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
+}
+
+void sg_trap_x_errors(void) {
+    XSetErrorHandler(record_x_error);
+    XSetIOErrorHandler(lost_connection);
+}
+
+int sg_take_x_error(void) {
+    int code = last_x_error;
+    last_x_error = 0;
+    return code;
+}
+
+unsigned long sg_image_pixel(XImage *image, int x, int y) { return XGetPixel(image, x, y); }
+
+void sg_image_destroy(XImage *image) { XDestroyImage(image); }
+
+int sg_wait_readable(int fd_a, int fd_b, double timeout, int *ready_a, int *ready_b) {
+    struct pollfd fds[2] = {{fd_a, POLLIN, 0}, {fd_b, POLLIN, 0}};
+    struct timespec limit;
+    struct timespec *limit_pointer = NULL;
+    if (timeout >= 0) {
+        double whole = floor(timeout);
+        limit.tv_sec = (time_t)whole;
+        limit.tv_nsec = (long)((timeout - whole) * 1e9);
+        limit_pointer = &limit;
+    }
+    int result = ppoll(fds, fd_b >= 0 ? 2 : 1, limit_pointer, NULL);
+    *ready_a = result > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR));
+    *ready_b = result > 0 && fd_b >= 0 && (fds[1].revents & POLLIN);
+    return result;
+}
+
+int sg_signalfd(const sigset_t *set) { return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC); }
+
+int sg_read_signal(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    return n == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
+}

@@ -1,0 +1,43 @@
+/// The documented exit statuses of slidegate.
+public enum ExitStatus: Equatable, Sendable {
+    /// The slide was completed (and the unlock command, if any, succeeded).
+    case completed
+    /// Something inside slidegate failed (a drawing or X call it could not recover from).
+    case internalError
+    /// A bad option, value or configuration.
+    case usage
+    /// No display could be opened, or the lock could not be taken.
+    case noDisplayOrLock
+    /// `--timeout` expired without a completed slide.
+    case timedOut
+    /// The window manager closed the window.
+    case windowClosed
+    /// Ended by signal N: 128 + N.
+    case signal(Int32)
+
+    public var code: Int32 {
+        switch self {
+        case .completed: 0
+        case .internalError: 1
+        case .usage: 2
+        case .noDisplayOrLock: 3
+        case .timedOut: 4
+        case .windowClosed: 5
+        case .signal(let n): 128 + n
+        }
+    }
+}
+
+/// An error a user can cause, with the one line slidegate prints for it and its exit status.
+public struct UserError: Error, Equatable, Sendable {
+    public var message: String
+    public var status: ExitStatus
+
+    public init(_ message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
+
+    /// The line printed on stderr.
+    public var line: String { "slidegate: \(message)" }
+}

@@ -1,0 +1,219 @@
+/// What the person (or the system) did, as plain values in the slider's coordinates.
+public enum GateInput: Equatable, Sendable {
+    /// The primary button went down at (x, y).
+    case press(x: Double, y: Double)
+    /// The pointer moved to (x, y).
+    case motion(x: Double, y: Double)
+    /// The primary button came up.
+    case release
+    /// The unlock command ended; `succeeded` when it exited 0.
+    case unlockCommandFinished(succeeded: Bool)
+    /// The window manager asked the window to close.
+    case closeRequested
+    /// A terminating signal arrived.
+    case signal(Int32)
+}
+
+/// What the gate asks the program around it to do.
+public enum GateAction: Equatable, Sendable {
+    case exit(ExitStatus)
+    case runUnlockCommand(String)
+}
+
+/// The slide gate as a state machine: inputs and time in, a `Scene` and actions out.
+///
+/// Time is always an argument (seconds on any monotonic clock); nothing here reads a clock.
+public struct Gate: Sendable {
+    public struct Settings: Equatable, Sendable {
+        public var text: String
+        public var unlockCommand: String?
+        /// Seconds from the start after which the gate gives up, or nil for never.
+        public var timeout: Double?
+        public var fps: Int
+        public var springDuration: Double = 0.35
+        public var messageDuration: Double = 2.5
+        public var shimmer = Shimmer()
+        public var busyText = "unlocking…"
+        public var failureText = "unlock failed"
+
+        public init(text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60) {
+            self.text = text
+            self.unlockCommand = unlockCommand
+            self.timeout = timeout
+            self.fps = fps
+        }
+    }
+
+    enum Phase: Equatable {
+        case resting(since: Double)
+        case dragging(grabOffset: Double, value: Double)
+        case springing(from: Double, start: Double)
+        case unlocking
+        case finished(ExitStatus)
+    }
+
+    public let settings: Settings
+    public private(set) var layout: SliderLayout
+    private(set) var phase: Phase
+    private var message: (text: String, until: Double)?
+    private let deadline: Double?
+    private var timedOutWhileUnlocking = false
+
+    public init(settings: Settings, layout: SliderLayout, start: Double) {
+        self.settings = settings
+        self.layout = layout
+        phase = .resting(since: start)
+        deadline = settings.timeout.map { start + $0 }
+    }
+
+    /// The status the gate ended with, once it has.
+    public var exitStatus: ExitStatus? {
+        if case .finished(let status) = phase { return status }
+        return nil
+    }
+
+    public var isDragging: Bool {
+        if case .dragging = phase { return true }
+        return false
+    }
+
+    /// Lays the slider out anew (the screen or window changed size); a drag in progress
+    /// keeps its value.
+    public mutating func relayout(_ newLayout: SliderLayout) {
+        layout = newLayout
+    }
+
+    /// Lets time pass: ends a spring-back, a message, or the whole gate on timeout.
+    public mutating func advance(to now: Double) -> GateAction? {
+        if case .finished = phase { return nil }
+        if case .springing(_, let start) = phase, now >= start + settings.springDuration {
+            phase = .resting(since: start + settings.springDuration)
+        }
+        if let m = message, now >= m.until {
+            message = nil
+            if case .resting = phase { phase = .resting(since: m.until) }
+        }
+        if let deadline, now >= deadline {
+            if phase == .unlocking {
+                timedOutWhileUnlocking = true
+                return nil
+            }
+            return finish(.timedOut)
+        }
+        return nil
+    }
+
+    public mutating func handle(_ input: GateInput, at now: Double) -> GateAction? {
+        if let action = advance(to: now) { return action }
+        if case .finished = phase { return nil }
+        switch input {
+        case .signal(let n):
+            return finish(.signal(n))
+        case .closeRequested:
+            return finish(.windowClosed)
+        case .press(let x, let y):
+            guard case .resting = phase else { return nil }
+            let thumb = layout.thumb(at: 0)
+            guard thumb.contains(x: x, y: y) else { return nil }
+            phase = .dragging(grabOffset: x - thumb.x, value: 0)
+            message = nil
+        case .motion(let x, _):
+            guard case .dragging(let offset, _) = phase else { return nil }
+            phase = .dragging(grabOffset: offset, value: layout.value(forThumbX: x - offset))
+        case .release:
+            guard case .dragging(_, let value) = phase else { return nil }
+            if value >= 1 {
+                guard let command = settings.unlockCommand else { return finish(.completed) }
+                phase = .unlocking
+                return .runUnlockCommand(command)
+            }
+            phase = value > 0 ? .springing(from: value, start: now) : .resting(since: now)
+        case .unlockCommandFinished(let succeeded):
+            guard phase == .unlocking else { return nil }
+            if succeeded { return finish(.completed) }
+            if timedOutWhileUnlocking { return finish(.timedOut) }
+            phase = .springing(from: 1, start: now)
+            message = (settings.failureText, now + settings.messageDuration)
+        }
+        return nil
+    }
+
+    private mutating func finish(_ status: ExitStatus) -> GateAction {
+        phase = .finished(status)
+        return .exit(status)
+    }
+
+    /// The thumb's value at `now`: 0 at the start, 1 at the end.
+    public func thumbValue(at now: Double) -> Double {
+        switch phase {
+        case .resting, .finished: 0
+        case .dragging(_, let value): value
+        case .unlocking: 1
+        case .springing(let from, let start):
+            from * (1 - TimingCurve.easeOut.value(at: (now - start) / settings.springDuration))
+        }
+    }
+
+    /// The label's alpha for a thumb value: fully gone once the thumb is 65 % of the way.
+    public static func labelAlpha(forValue value: Double) -> Double {
+        max(0, 1 - value / 0.65)
+    }
+
+    public func scene(at now: Double) -> Scene {
+        let value = thumbValue(at: now)
+        let alpha = Self.labelAlpha(forValue: value)
+        switch phase {
+        case .unlocking:
+            return Scene(
+                thumbValue: 1,
+                label: Scene.Label(text: settings.busyText, placement: .beforeEnd, emphasis: .solid, alpha: 1),
+                busy: true)
+        case _ where message != nil:
+            return Scene(
+                thumbValue: value,
+                label: Scene.Label(text: message!.text, placement: .afterThumb, emphasis: .solid, alpha: alpha),
+                busy: false)
+        default:
+            guard !settings.text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }
+            var band: Double?
+            if case .resting(let since) = phase {
+                band = settings.shimmer.bandCentre(elapsed: now - since)
+            }
+            return Scene(
+                thumbValue: value,
+                label: Scene.Label(text: settings.text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha),
+                busy: false)
+        }
+    }
+
+    /// When the scene next changes or the gate next has to act without any input, or nil
+    /// when nothing will happen until input arrives. Frames are aligned to the start of the
+    /// animation so they fall at an even `1/fps` pace.
+    public func nextDeadline(after now: Double) -> Double? {
+        var next: [Double] = []
+        if let deadline, phase != .unlocking { next.append(deadline) }
+        if let m = message { next.append(m.until) }
+        let frame = 1 / Double(settings.fps)
+        func nextFrame(from origin: Double) -> Double {
+            origin + ((now - origin) / frame + 1e-9).rounded(.down) * frame + frame
+        }
+        switch phase {
+        case .finished:
+            return nil
+        case .springing(_, let start):
+            next.append(min(nextFrame(from: start), start + settings.springDuration))
+        case .resting(let since) where message == nil && !settings.text.isEmpty:
+            let shimmer = settings.shimmer
+            let elapsed = now - since
+            if shimmer.bandCentre(elapsed: elapsed) != nil {
+                let cycleStart = since + (elapsed / shimmer.period).rounded(.down) * shimmer.period
+                next.append(min(nextFrame(from: since), cycleStart + shimmer.sweep))
+            } else {
+                next.append(since + shimmer.nextSweepStart(after: elapsed))
+            }
+        default:
+            break
+        }
+        return next.min()
+    }
+}

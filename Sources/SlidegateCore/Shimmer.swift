@@ -1,0 +1,44 @@
+/// The bright band that sweeps through the label while the thumb rests at the start.
+///
+/// A cycle lasts `sweep + pause` seconds: during the sweep the band's centre moves at a
+/// constant speed from just left of the text to just right of it, so the whole band enters
+/// and leaves; during the pause the text is uniformly dim. Positions are in text widths:
+/// 0 is the text's left edge, 1 its right edge.
+public struct Shimmer: Equatable, Sendable {
+    /// Seconds the band takes to cross the text.
+    public var sweep: Double = 1
+    /// Seconds of uniform dim between sweeps.
+    public var pause: Double = 1
+    /// The band's full width, as a fraction of the text width; brightest at its centre.
+    public var bandWidth: Double = 0.2
+    /// Alpha of the dim text, as a fraction of the text colour's alpha.
+    public var dimAlpha: Double = 0.5
+
+    public init() {}
+
+    public var period: Double { sweep + pause }
+
+    /// Where the band's centre is `elapsed` seconds after the shimmer started, or nil
+    /// while the text is uniformly dim.
+    public func bandCentre(elapsed: Double) -> Double? {
+        guard elapsed >= 0 else { return nil }
+        let phase = elapsed.truncatingRemainder(dividingBy: period)
+        guard phase < sweep else { return nil }
+        let half = bandWidth / 2
+        return -half + (1 + bandWidth) * (phase / sweep)
+    }
+
+    /// The next moment, at or after `elapsed`, when a sweep begins.
+    public func nextSweepStart(after elapsed: Double) -> Double {
+        let cycles = (max(elapsed, 0) / period).rounded(.up)
+        return cycles * period
+    }
+
+    /// The brightness of the text at position `x` (in text widths) for a band centred at
+    /// `centre`: 1 at the centre, falling linearly to `dimAlpha` at the band's edges.
+    public func alpha(at x: Double, bandCentre centre: Double?) -> Double {
+        guard let centre else { return dimAlpha }
+        let distance = abs(x - centre) / (bandWidth / 2)
+        return dimAlpha + (1 - dimAlpha) * max(0, 1 - distance)
+    }
+}

@@ -1,0 +1,222 @@
+import CGraphics
+import SlidegateCore
+
+/// Paints a `Scene` into any Cairo context, with the slider's rectangle at the layout's
+/// bounds. Text layouts and glyph outlines are built once per string and kept.
+public final class Renderer {
+    public let layout: SliderLayout
+    public let background: Color
+    public let foreground: Color
+    private let context: OpaquePointer
+    private let fontMap: FontMap
+    private var texts: [String: ShapedText] = [:]
+    private let shimmer: Shimmer
+
+    /// - Parameters:
+    ///   - layout: where the slider is, in the target surface's coordinates.
+    ///   - family: a Pango family list such as "Sans" or "DejaVu Sans,VL Gothic".
+    public init(
+        layout: SliderLayout, background: Color, foreground: Color, fontMap: FontMap = FontMap(),
+        family: String = "Sans", shimmer: Shimmer = Shimmer()
+    ) {
+        self.layout = layout
+        self.background = background
+        self.foreground = foreground
+        self.fontMap = fontMap
+        self.shimmer = shimmer
+        context = pango_font_map_create_context(fontMap.pointer)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        let description = pango_font_description_from_string(family)
+        pango_font_description_set_absolute_size(description, (layout.bounds.height * 0.34).rounded() * Double(PANGO_SCALE))
+        pango_context_set_font_description(context, description)
+        pango_font_description_free(description)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    private var trackColor: Color { background.mixed(with: foreground.fading(1), 0.10).opaque(like: background) }
+    private var trackEdge: Color { background.mixed(with: foreground, 0.18).opaque(like: background) }
+    private var thumbTop: Color { background.mixed(with: foreground, 0.46).opaque(like: background) }
+    private var thumbBottom: Color { background.mixed(with: foreground, 0.30).opaque(like: background) }
+
+    /// Paints the whole slider rectangle for `scene`.
+    public func draw(_ scene: Scene, into cr: OpaquePointer) throws(RenderError) {
+        let b = layout.bounds
+        cairo_save(cr)
+        cairo_rectangle(cr, b.x, b.y, b.width, b.height)
+        cairo_clip(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        setColor(cr, background)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        drawTrack(cr)
+        if let label = scene.label, label.alpha > 0 {
+            try drawLabel(label, cr)
+        }
+        drawThumb(cr, layout.thumb(at: scene.thumbValue), busy: scene.busy)
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
+    }
+
+    private func cornerRadius(for side: Double) -> Double { side * 0.22 }
+
+    private func drawTrack(_ cr: OpaquePointer) {
+        let b = layout.bounds
+        let radius = cornerRadius(for: layout.thumbSide) + layout.padding
+        roundedRect(cr, Rect(x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1), radius: radius - 0.5)
+        setColor(cr, trackColor)
+        cairo_fill_preserve(cr)
+        setColor(cr, trackEdge)
+        cairo_set_line_width(cr, 1)
+        cairo_stroke(cr)
+    }
+
+    private func drawThumb(_ cr: OpaquePointer, _ r: Rect, busy: Bool) {
+        roundedRect(cr, r, radius: cornerRadius(for: r.width))
+        let gradient = cairo_pattern_create_linear(0, r.y, 0, r.maxY)
+        addStop(gradient, 0, thumbTop)
+        addStop(gradient, 1, thumbBottom)
+        cairo_set_source(cr, gradient)
+        cairo_pattern_destroy(gradient)
+        cairo_fill(cr)
+        setColor(cr, foreground)
+        let s = r.width
+        if busy {
+            for i in -1...1 {
+                cairo_arc(cr, r.midX + Double(i) * s * 0.2, r.midY, s * 0.06, 0, 2 * Double.pi)
+                cairo_fill(cr)
+            }
+            return
+        }
+        cairo_set_line_width(cr, max(1.5, s * 0.08))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_move_to(cr, r.x + s * 0.28, r.midY)
+        cairo_line_to(cr, r.x + s * 0.70, r.midY)
+        cairo_move_to(cr, r.x + s * 0.52, r.midY - s * 0.19)
+        cairo_line_to(cr, r.x + s * 0.71, r.midY)
+        cairo_line_to(cr, r.x + s * 0.52, r.midY + s * 0.19)
+        cairo_stroke(cr)
+    }
+
+    private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer) throws(RenderError) {
+        let area = label.placement == .afterThumb ? layout.labelArea : layout.areaBeforeEnd
+        guard area.width >= 1 else { return }
+        let text = try shaped(label.text, width: area.width)
+        let originX = (area.midX - text.logicalX - text.width / 2).rounded()
+        let originY = (area.midY - text.logicalY - text.height / 2).rounded()
+        cairo_save(cr)
+        cairo_translate(cr, originX, originY)
+        cairo_append_path(cr, text.path)
+        cairo_clip(cr)
+        let color = foreground.fading(label.alpha)
+        switch label.emphasis {
+        case .solid:
+            setColor(cr, color)
+        case .shimmer(let band):
+            guard let band else {
+                setColor(cr, color.fading(shimmer.dimAlpha))
+                break
+            }
+            let half = shimmer.bandWidth / 2 * text.width
+            let centre = text.logicalX + band * text.width
+            let gradient = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
+            addStop(gradient, 0, color.fading(shimmer.dimAlpha))
+            addStop(gradient, 0.5, color)
+            addStop(gradient, 1, color.fading(shimmer.dimAlpha))
+            cairo_pattern_set_extend(gradient, CAIRO_EXTEND_PAD)
+            cairo_set_source(cr, gradient)
+            cairo_pattern_destroy(gradient)
+        }
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// The ink-free box of a label's text: where the shimmer band is measured.
+    public func textExtent(_ string: String, width: Double) throws(RenderError) -> (x: Double, width: Double) {
+        let t = try shaped(string, width: width)
+        return (t.logicalX, t.width)
+    }
+
+    private func shaped(_ string: String, width: Double) throws(RenderError) -> ShapedText {
+        let key = "\(Int(width))\u{0}\(string)"
+        if let cached = texts[key] { return cached }
+        let text = try ShapedText(string, width: width, context: context)
+        texts[key] = text
+        return text
+    }
+
+    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+        let rad = min(radius, r.width / 2, r.height / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
+        cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+        cairo_arc(cr, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+        cairo_arc(cr, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    private func setColor(_ cr: OpaquePointer, _ c: Color) {
+        cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+    }
+
+    private func addStop(_ pattern: OpaquePointer?, _ offset: Double, _ c: Color) {
+        cairo_pattern_add_color_stop_rgba(pattern, offset, c.red, c.green, c.blue, c.alpha)
+    }
+}
+
+extension Color {
+    /// Keeps the alpha of `base`: track and thumb are as opaque as the background.
+    fileprivate func opaque(like base: Color) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: base.alpha)
+    }
+}
+
+/// One string shaped by Pango, ellipsized to a width, with its glyph outlines as a path.
+private final class ShapedText {
+    let path: UnsafeMutablePointer<cairo_path_t>
+    let logicalX: Double
+    let logicalY: Double
+    let width: Double
+    let height: Double
+
+    init(_ string: String, width maxWidth: Double, context: OpaquePointer) throws(RenderError) {
+        guard let layout = pango_layout_new(context) else {
+            throw RenderError("Pango could not create a text layout")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_text(layout, string, -1)
+        pango_layout_set_single_paragraph_mode(layout, 1)
+        pango_layout_set_width(layout, Int32(maxWidth * Double(PANGO_SCALE)))
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        var ink = PangoRectangle()
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        logicalX = Double(logical.x)
+        logicalY = Double(logical.y)
+        width = Double(logical.width)
+        height = Double(logical.height)
+        let surface = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr) }
+        pango_cairo_update_context(cr, context)
+        pango_cairo_layout_path(cr, layout)
+        guard let copied = cairo_copy_path(cr), copied.pointee.status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("cannot build the outline of the label \"\(string)\"")
+        }
+        path = copied
+    }
+
+    deinit {
+        cairo_path_destroy(path)
+    }
+}

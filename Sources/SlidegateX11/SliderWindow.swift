@@ -1,0 +1,123 @@
+import CX11
+import Glibc
+import SlidegateCore
+
+/// Windowed mode: an ordinary top-level window that is the slider. Owns the window and,
+/// for a translucent background, its colormap.
+final class SliderWindow: Stage {
+    static let defaultSize = (width: 480, height: 72)
+
+    private let display: XDisplay
+    let window: Window
+    let visual: UnsafeMutablePointer<Visual>
+    let depth: Int32
+    private let colormap: Colormap?
+    private let deleteWindow: Atom
+    private(set) var slider: Rect
+    let sliderOrigin = (x: 0, y: 0)
+
+    init(display: XDisplay, geometry: Geometry, options: Options) {
+        self.display = display
+        let dpy = display.pointer
+        let screenRect = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
+        let placed = geometry.resolve(in: screenRect, defaultSize: Self.defaultSize)
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixmap = 0
+        attributes.border_pixel = 0
+        attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask
+        var mask = UInt(CWBackPixmap | CWBorderPixel | CWEventMask)
+        var info = XVisualInfo()
+        if !options.background.isOpaque, XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0 {
+            visual = info.visual
+            depth = 32
+            let map = XCreateColormap(dpy, display.root, info.visual, AllocNone)
+            colormap = map
+            attributes.colormap = map
+            mask |= UInt(CWColormap)
+        } else {
+            if !options.background.isOpaque {
+                report("--background: the X server offers no 32-bit visual, so the window is drawn opaque")
+            }
+            visual = XDefaultVisual(dpy, display.screen)
+            depth = XDefaultDepth(dpy, display.screen)
+            colormap = nil
+        }
+        window = XCreateWindow(
+            dpy, display.root, Int32(placed.x), Int32(placed.y), UInt32(placed.width), UInt32(placed.height), 0,
+            depth, UInt32(InputOutput), visual, mask, &attributes)
+        slider = Rect(x: 0, y: 0, width: placed.width, height: placed.height)
+        deleteWindow = display.atom("WM_DELETE_WINDOW")
+        describe(geometry: geometry, placed: placed, title: options.text.isEmpty ? "slidegate" : options.text)
+        XMapWindow(dpy, window)
+    }
+
+    deinit {
+        XDestroyWindow(display.pointer, window)
+        if let colormap { XFreeColormap(display.pointer, colormap) }
+        XSync(display.pointer, 0)
+    }
+
+    /// Sets what window managers read: size hints, WM_CLASS, the UTF-8 title, WM_PROTOCOLS.
+    private func describe(geometry: Geometry, placed: Rect, title: String) {
+        let dpy = display.pointer
+        var hints = XSizeHints()
+        hints.flags = PSize | PBaseSize
+        if geometry.width != nil { hints.flags |= USSize }
+        hints.width = Int32(placed.width)
+        hints.height = Int32(placed.height)
+        hints.base_width = hints.width
+        hints.base_height = hints.height
+        if let gx = geometry.x, let gy = geometry.y {
+            hints.flags |= USPosition | PWinGravity
+            hints.x = Int32(placed.x)
+            hints.y = Int32(placed.y)
+            hints.win_gravity =
+                switch (gx.fromFarEdge, gy.fromFarEdge) {
+                case (false, false): NorthWestGravity
+                case (true, false): NorthEastGravity
+                case (false, true): SouthWestGravity
+                case (true, true): SouthEastGravity
+                }
+        }
+        XSetWMNormalHints(dpy, window, &hints)
+        let name = strdup("slidegate")
+        let className = strdup("Slidegate")
+        defer {
+            free(name)
+            free(className)
+        }
+        var classHint = XClassHint(res_name: name, res_class: className)
+        XSetClassHint(dpy, window, &classHint)
+        XStoreName(dpy, window, "slidegate")
+        let utf8 = Array(title.utf8)
+        XChangeProperty(
+            dpy, window, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace, utf8,
+            Int32(utf8.count))
+        var pid = UInt(getpid())
+        _ = withUnsafeBytes(of: &pid) { bytes in
+            XChangeProperty(
+                dpy, window, display.atom("_NET_WM_PID"), XA_CARDINAL, 32, PropModeReplace,
+                bytes.bindMemory(to: UInt8.self).baseAddress, 1)
+        }
+        var protocols = [deleteWindow]
+        XSetWMProtocols(dpy, window, &protocols, 1)
+    }
+
+    func handle(_ event: inout XEvent) -> StageChange? {
+        switch event.type {
+        case ConfigureNotify:
+            let c = event.xconfigure
+            guard c.window == window, Double(c.width) != slider.width || Double(c.height) != slider.height else {
+                return nil
+            }
+            slider = Rect(x: 0, y: 0, width: Double(c.width), height: Double(c.height))
+            return .relayout
+        case ClientMessage:
+            let m = event.xclient
+            guard m.window == window, m.format == 32, Atom(m.data.l.0) == deleteWindow else { return nil }
+            return .closeRequested
+        default:
+            return nil
+        }
+    }
+}

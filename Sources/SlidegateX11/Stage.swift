@@ -1,0 +1,24 @@
+import CX11
+import SlidegateCore
+
+/// Where the slider lives on the X server: the window it is drawn into, its rectangle in
+/// that window, and the coordinates pointer events arrive in.
+protocol Stage: AnyObject {
+    /// The window the back buffer is copied onto.
+    var window: Window { get }
+    var visual: UnsafeMutablePointer<Visual> { get }
+    var depth: Int32 { get }
+    /// The slider's rectangle in the coordinates of pointer events.
+    var slider: Rect { get }
+    /// Where the slider's top-left corner is inside `window`.
+    var sliderOrigin: (x: Int, y: Int) { get }
+    /// Reacts to an event that is not input; returns what it means for the gate, if anything.
+    func handle(_ event: inout XEvent) -> StageChange?
+}
+
+enum StageChange {
+    /// The slider's rectangle changed: lay it out again and repaint.
+    case relayout
+    /// The window manager asked to close the window.
+    case closeRequested
+}
