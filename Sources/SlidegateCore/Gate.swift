@@ -83,16 +83,26 @@ public struct Gate: Sendable {
         layout = newLayout
     }
 
-    /// Lets time pass: ends a spring-back, a message, or the whole gate on timeout.
-    public mutating func advance(to now: Double) -> GateAction? {
-        if case .finished = phase { return nil }
+    /// The phase and message as they are at `now`, with a finished spring-back turned into
+    /// rest and an expired message dropped: what `scene`, `thumbValue` and `nextDeadline`
+    /// read, so they are right for any `now` without `advance` having been called.
+    private func settled(at now: Double) -> (phase: Phase, message: (text: String, until: Double)?) {
+        var phase = self.phase
+        var message = self.message
         if case .springing(_, let start) = phase, now >= start + settings.springDuration {
             phase = .resting(since: start + settings.springDuration)
         }
         if let m = message, now >= m.until {
             message = nil
-            if case .resting = phase { phase = .resting(since: m.until) }
+            if case .resting(let since) = phase { phase = .resting(since: max(since, m.until)) }
         }
+        return (phase, message)
+    }
+
+    /// Lets time pass: ends a spring-back, a message, or the whole gate on timeout.
+    public mutating func advance(to now: Double) -> GateAction? {
+        if case .finished = phase { return nil }
+        (phase, message) = settled(at: now)
         if let deadline, now >= deadline {
             if phase == .unlocking {
                 timedOutWhileUnlocking = true
@@ -145,7 +155,7 @@ public struct Gate: Sendable {
 
     /// The thumb's value at `now`: 0 at the start, 1 at the end.
     public func thumbValue(at now: Double) -> Double {
-        switch phase {
+        switch settled(at: now).phase {
         case .resting, .finished: 0
         case .dragging(_, let value): value
         case .unlocking: 1
@@ -160,6 +170,7 @@ public struct Gate: Sendable {
     }
 
     public func scene(at now: Double) -> Scene {
+        let (phase, message) = settled(at: now)
         let value = thumbValue(at: now)
         let alpha = Self.labelAlpha(forValue: value)
         switch phase {
@@ -190,6 +201,7 @@ public struct Gate: Sendable {
     /// when nothing will happen until input arrives. Frames are aligned to the start of the
     /// animation so they fall at an even `1/fps` pace.
     public func nextDeadline(after now: Double) -> Double? {
+        let (phase, message) = settled(at: now)
         var next: [Double] = []
         if let deadline, phase != .unlocking { next.append(deadline) }
         if let m = message { next.append(m.until) }

@@ -1,0 +1,181 @@
+import SlidegateCore
+import Testing
+
+/// Parses `arguments` and returns the options, or records why it could not.
+private func options(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Options {
+    let invocation = try Options.parse(arguments)
+    guard case .run(let options) = invocation else {
+        Issue.record("expected options, got \(invocation)", sourceLocation: sourceLocation)
+        throw UserError("", status: .usage)
+    }
+    return options
+}
+
+/// Checks that `arguments` are refused with exit 2 and exactly `line` on stderr.
+private func expectUsageError(_ arguments: [String], _ line: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(throws: UserError("", status: .usage).withMessage(line), sourceLocation: sourceLocation) {
+        _ = try Options.parse(arguments)
+    }
+}
+
+extension UserError {
+    fileprivate func withMessage(_ line: String) -> UserError {
+        UserError(String(line.dropFirst("slidegate: ".count)), status: status)
+    }
+}
+
+@Suite struct OptionsTests {
+    @Test func defaultsAreALockWithTheStandardLabel() throws {
+        let o = try options()
+        #expect(o.text == "slide to unlock")
+        #expect(o.mode == .lock(slider: nil))
+        #expect(o.fps == 60)
+        #expect(o.timeout == nil)
+        #expect(o.unlockCommand == nil)
+        #expect(o.background == Color(hex: "#15171c"))
+        #expect(o.foreground == Color(hex: "#fff"))
+    }
+
+    @Test func everyOptionTakesItsValueSeparatelyOrAfterEquals() throws {
+        let o = try options(
+            "--text", "slide to cancel", "--unlock-command=touch /tmp/x", "--timeout", "2.5", "--geometry=600x80+100+100",
+            "--background", "#102030", "--foreground=#abcdef80", "--fps", "144")
+        #expect(o.text == "slide to cancel")
+        #expect(o.unlockCommand == "touch /tmp/x")
+        #expect(o.timeout == 2.5)
+        #expect(
+            o.mode
+                == .windowed(
+                    Geometry(width: 600, height: 80, x: .init(100, fromFarEdge: false), y: .init(100, fromFarEdge: false))))
+        #expect(o.background == Color(red: 0x10 / 255, green: 0x20 / 255, blue: 0x30 / 255))
+        #expect(o.foreground.alpha == 0x80 / 255.0)
+        #expect(o.fps == 144)
+    }
+
+    @Test func textMayBeEmptyOrLookLikeAnOption() throws {
+        #expect(try options("--text", "").text == "")
+        #expect(try options("--text", "--fps").text == "--fps")
+        #expect(try options("--text=a=b").text == "a=b")
+    }
+
+    @Test func laterOccurrenceWins() throws {
+        #expect(try options("--fps", "30", "--fps", "90").fps == 90)
+    }
+
+    @Test func sliderGeometryIsForLockMode() throws {
+        let o = try options("--slider", "400x60-10-20")
+        #expect(o.mode == .lock(slider: Geometry(width: 400, height: 60, x: .init(-10, fromFarEdge: true), y: .init(-20, fromFarEdge: true))))
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try Options.parse(["--help"]) == .help)
+        #expect(try Options.parse(["--fps", "10", "--version"]) == .version)
+        #expect(Options.help.contains("--unlock-command CMD"))
+        for status in ["0  the slide", "3  no display", "4  timed out", "5  the window was closed", "128+N"] {
+            #expect(Options.help.contains(status))
+        }
+    }
+
+    @Test func fpsMustBeAWholeNumberFrom1To240() throws {
+        #expect(try options("--fps", "1").fps == 1)
+        #expect(try options("--fps", "240").fps == 240)
+        for bad in ["0", "241", "-5", "60.0", "abc", "", " 60", "+60", "0060"] {
+            expectUsageError(["--fps", bad], "slidegate: --fps: expected a whole number from 1 to 240, got \"\(bad)\"")
+        }
+        expectUsageError(["--fps"], "slidegate: --fps: expected a whole number from 1 to 240, got nothing")
+    }
+
+    @Test func timeoutIsAPositiveDecimal() throws {
+        #expect(try options("--timeout", "1").timeout == 1)
+        #expect(try options("--timeout", "0.25").timeout == 0.25)
+        #expect(try options("--timeout", ".5").timeout == 0.5)
+        #expect(try options("--timeout", "30.").timeout == 30)
+        for bad in ["0", "0.0", "-1", "1e3", "inf", "nan", "abc", "", ".", "1.2.3", "99999999999"] {
+            expectUsageError(
+                ["--timeout", bad],
+                "slidegate: --timeout: expected a number of seconds greater than 0, such as 30 or 2.5, got \"\(bad)\"")
+        }
+    }
+
+    @Test func coloursTakeThreeForms() throws {
+        #expect(try options("--background", "#fff").background == Color(red: 1, green: 1, blue: 1))
+        #expect(try options("--foreground", "#FF000080").foreground == Color(red: 1, green: 0, blue: 0, alpha: 128 / 255))
+        for bad in ["fff", "#ff", "#ffff", "#fffff", "#gggggg", "red", "#1234567", ""] {
+            expectUsageError(
+                ["--foreground", bad], "slidegate: --foreground: expected a colour as #RGB, #RRGGBB or #RRGGBBAA, got \"\(bad)\"")
+        }
+    }
+
+    @Test func lockModeRefusesATranslucentBackground() throws {
+        expectUsageError(
+            ["--background", "#00000080"],
+            "slidegate: --background: lock mode needs an opaque colour so nothing behind the lock shows through, got \"#00000080\"")
+        #expect(try options("--background", "#00000080", "--geometry", "300x60").background.alpha < 1)
+    }
+
+    @Test func geometriesAreCheckedForShapeAndSize() throws {
+        for bad in ["abc", "600x", "x80", "600x80+10", "600x80+a+b", "600*80", "", "+-1+2", "600x80+1+2junk"] {
+            expectUsageError(
+                ["--geometry", bad], "slidegate: --geometry: expected an X geometry such as 600x80+100+100, got \"\(bad)\"")
+        }
+        for tooSmall in ["40x20", "100x80", "0x0", "20000x100"] {
+            expectUsageError(
+                ["--slider", tooSmall],
+                "slidegate: --slider: expected a slider at least 24 pixels tall and at least twice as wide as tall, at most 16384 pixels either way, got \"\(tooSmall)\"")
+        }
+    }
+
+    @Test func geometryAndSliderCannotBeCombined() {
+        expectUsageError(
+            ["--geometry", "600x80", "--slider", "600x80"],
+            "slidegate: --slider: places the slider on the lock screen and cannot be combined with --geometry (windowed mode)")
+    }
+
+    @Test func unknownOptionsMissingValuesAndStrayArguments() {
+        expectUsageError(["--colour", "#fff"], "slidegate: unknown option \"--colour\"; see slidegate --help")
+        expectUsageError(["-h"], "slidegate: unexpected argument \"-h\"; see slidegate --help")
+        expectUsageError(["now"], "slidegate: unexpected argument \"now\"; see slidegate --help")
+        expectUsageError(["--text"], "slidegate: --text: expected the label text, got nothing")
+        expectUsageError(["--unlock-command", " "], "slidegate: --unlock-command: expected a shell command, got \" \"")
+        expectUsageError(["--geometry"], "slidegate: --geometry: expected an X geometry such as 600x80+100+100, got nothing")
+        expectUsageError(["--help=yes"], "slidegate: --help: expected no value, got \"yes\"")
+    }
+
+    @Test func usageErrorsExitWith2() {
+        #expect(ExitStatus.usage.code == 2)
+        #expect(ExitStatus.completed.code == 0)
+        #expect(ExitStatus.internalError.code == 1)
+        #expect(ExitStatus.noDisplayOrLock.code == 3)
+        #expect(ExitStatus.timedOut.code == 4)
+        #expect(ExitStatus.windowClosed.code == 5)
+        #expect(ExitStatus.signal(15).code == 143)
+    }
+}
+
+@Suite struct GeometryTests {
+    let screen = Rect(x: 0, y: 0, width: 1920, height: 1080)
+
+    @Test func parsesTheXGrammar() {
+        #expect(Geometry(parsing: "600x80+100+100") == Geometry(width: 600, height: 80, x: .init(100, fromFarEdge: false), y: .init(100, fromFarEdge: false)))
+        #expect(Geometry(parsing: "=600X80") == Geometry(width: 600, height: 80))
+        #expect(Geometry(parsing: "+5-0") == Geometry(x: .init(5, fromFarEdge: false), y: .init(0, fromFarEdge: true)))
+        #expect(Geometry(parsing: "600") == nil)
+        #expect(Geometry(parsing: "600x80-") == nil)
+    }
+
+    @Test func negativeOffsetsCountFromTheFarEdge() {
+        #expect(Geometry(parsing: "600x80-0-0")!.resolve(in: screen, defaultSize: (1, 1)) == Rect(x: 1320, y: 1000, width: 600, height: 80))
+        #expect(Geometry(parsing: "600x80-10+20")!.resolve(in: screen, defaultSize: (1, 1)) == Rect(x: 1310, y: 20, width: 600, height: 80))
+    }
+
+    @Test func missingSizeOrPositionUsesDefaultsAndCentres() {
+        #expect(Geometry(parsing: "+10+10")!.resolve(in: screen, defaultSize: (400, 60)) == Rect(x: 10, y: 10, width: 400, height: 60))
+        #expect(Geometry(parsing: "400x60")!.resolve(in: screen, defaultSize: (1, 1)) == Rect(x: 760, y: 510, width: 400, height: 60))
+    }
+
+    @Test func resolvesRelativeToAMonitor() {
+        let monitor = Rect(x: 1920, y: 0, width: 1280, height: 720)
+        #expect(Geometry(parsing: "400x60+10+10")!.resolve(in: monitor, defaultSize: (1, 1)) == Rect(x: 1930, y: 10, width: 400, height: 60))
+        #expect(Geometry(parsing: "400x60-0-0")!.resolve(in: monitor, defaultSize: (1, 1)) == Rect(x: 2800, y: 660, width: 400, height: 60))
+    }
+}
