@@ -122,10 +122,14 @@ public struct Gate: Sendable {
         case .closeRequested:
             return finish(.windowClosed)
         case .press(let x, let y):
-            guard case .resting = phase else { return nil }
-            let thumb = layout.thumb(at: 0)
+            switch phase {
+            case .resting, .springing: break
+            default: return nil
+            }
+            let value = thumbValue(at: now)
+            let thumb = layout.thumb(at: value)
             guard thumb.contains(x: x, y: y) else { return nil }
-            phase = .dragging(grabOffset: x - thumb.x, value: 0)
+            phase = .dragging(grabOffset: x - thumb.x, value: value)
             message = nil
         case .motion(let x, _):
             guard case .dragging(let offset, _) = phase else { return nil }

@@ -105,12 +105,19 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
         #expect(g.thumbValue(at: 2) == 0)
     }
 
-    @Test func pressDuringSpringBackDoesNothing() {
+    @Test func pressDuringSpringBackCatchesTheThumbWhereItIs() {
         var g = gate()
         drag(&g, by: 260)
         _ = g.handle(.release, at: 1)
+        let caught = g.thumbValue(at: 1.1)
+        let thumb = layout.thumb(at: caught)
         #expect(g.handle(.press(x: 140, y: 140), at: 1.1) == nil)
-        #expect(!g.isDragging)
+        #expect(!g.isDragging, "the resting place is no longer the thumb")
+        #expect(g.handle(.press(x: thumb.midX, y: thumb.midY), at: 1.1) == nil)
+        #expect(g.isDragging)
+        #expect(g.thumbValue(at: 1.2) == caught, "the thumb stays where it was caught")
+        _ = g.handle(.motion(x: thumb.midX + 52, y: thumb.midY), at: 1.2)
+        #expect(abs(g.thumbValue(at: 1.2) - (caught + 0.1)) < 1e-9)
     }
 
     @Test func labelFadesWithTheSlideAndComesBack() {

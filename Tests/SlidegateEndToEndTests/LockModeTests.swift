@@ -1,0 +1,84 @@
+import CX11
+import Glibc
+import Testing
+
+/// The real binary in lock mode on its own Xvfb. `--slider 600x80+100+100` puts the slider
+/// where the windowed tests have it (Xvfb's one monitor starts at 0,0).
+@Suite(.serialized) struct LockModeTests {
+    let screen: VirtualScreen
+    let client: Client
+    static let arguments = ["--slider", "600x80+100+100", "--background", "#102030", "--foreground", "#ffffff"]
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    func covered() -> Bool {
+        [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
+    }
+
+    func thumbShown(at value: Double) -> Bool {
+        client.brightness(106 + Int(value * 520) + 8, 114) > 90
+    }
+
+    func lock(_ extra: String...) throws -> Child {
+        let gate = try screen.slidegate(Self.arguments + extra)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
+        return gate
+    }
+
+    @Test func coversTheScreenGrabsInputAndAFullDragUnlocks() throws {
+        let gate = try lock()
+        #expect(!client.canGrabKeyboard(), "another client cannot grab the keyboard")
+        #expect(!client.canGrabPointer(), "another client cannot grab the pointer")
+        client.drag(from: (140, 140), to: (400, 140))
+        #expect(eventually(within: 1) { thumbShown(at: 0) && !thumbShown(at: 0.5) }, "a half drag springs back")
+        #expect(gate.isRunning)
+        client.drag(from: (140, 140), to: (1200, 600))
+        #expect(gate.wait() == 0)
+        #expect(client.canGrabKeyboard(), "the keyboard grab is released")
+        #expect(client.canGrabPointer(), "the pointer grab is released")
+        #expect(client.mappedTopLevels().isEmpty, "the cover is gone")
+    }
+
+    @Test func keysDoNotUnlock() throws {
+        let gate = try lock()
+        for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning)
+        #expect(covered())
+    }
+
+    @Test func heldKeyboardGrabMeansExit3AndNoCover() throws {
+        #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
+        XSync(client.display, 0)
+        let gate = try screen.slidegate(Self.arguments)
+        var everCovered = false
+        while gate.isRunning && !everCovered {
+            everCovered = !client.mappedTopLevels().isEmpty
+            sleep(seconds: 0.02)
+        }
+        #expect(gate.wait() == 3)
+        #expect(!everCovered, "nothing that looks locked was shown")
+        #expect(gate.standardError.hasPrefix("slidegate: cannot lock: the keyboard grab failed (AlreadyGrabbed)"))
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+    }
+
+    @Test func sigtermReleasesTheGrabsAndExits143() throws {
+        let gate = try lock()
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+        #expect(client.canGrabKeyboard())
+        #expect(client.canGrabPointer())
+        #expect(client.mappedTopLevels().isEmpty)
+    }
+
+    @Test func waylandSessionsAreRefused() throws {
+        let gate = try screen.slidegate(Self.arguments, environment: ["WAYLAND_DISPLAY": "wayland-0"])
+        #expect(gate.wait() == 3)
+        #expect(gate.standardError.contains("Wayland"))
+        #expect(client.mappedTopLevels().isEmpty)
+    }
+}

@@ -1,0 +1,301 @@
+import CX11
+import CXShim
+import CXTest
+import Glibc
+import Testing
+
+/// In an environment change: remove the variable.
+let unset: String? = nil
+
+/// Seconds on the monotonic clock.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func sleep(seconds: Double) {
+    usleep(UInt32(seconds * 1_000_000))
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass.
+func eventually(within timeout: Double = 3, _ condition: () -> Bool) -> Bool {
+    let end = now() + timeout
+    while now() < end {
+        if condition() { return true }
+        sleep(seconds: 0.01)
+    }
+    return condition()
+}
+
+/// A child process with its standard error captured in a file.
+final class Child {
+    let pid: pid_t
+    let errorPath: String
+    private(set) var status: Int32?
+
+    /// Starts `path` with `arguments`, the current environment changed by `environment`
+    /// (nil values remove a variable), and default signal dispositions and mask.
+    init(_ path: String, _ arguments: [String], environment: [String: String?] = [:], stdout: String = "/dev/null") throws {
+        errorPath = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
+        var env: [String: String] = [:]
+        var e = environ
+        while let entry = e.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { env[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            e += 1
+        }
+        for (key, value) in environment { env[key] = value }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child = pid_t()
+        let result = posix_spawn(&child, path, &actions, &attributes, &argv, &envp)
+        guard result == 0 else { throw SpawnError(path: path, code: result) }
+        pid = child
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        var path: String
+        var code: Int32
+        var description: String { "cannot start \(path): \(String(cString: strerror(code)))" }
+    }
+
+    /// The exit status if the process has ended; `128 + N` when killed by signal N.
+    @discardableResult
+    func poll() -> Int32? {
+        if status != nil { return status }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+        status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return status
+    }
+
+    var isRunning: Bool { poll() == nil }
+
+    /// Waits up to `timeout` seconds for the exit status.
+    func wait(timeout: Double = 5) -> Int32? {
+        _ = eventually(within: timeout) { poll() != nil }
+        return status
+    }
+
+    func signal(_ n: Int32) { kill(pid, n) }
+
+    var standardError: String {
+        guard let f = fopen(errorPath, "r") else { return "" }
+        defer { fclose(f) }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, 4096, f) != nil { text += String(cString: buffer) }
+        return text
+    }
+
+    deinit {
+        if poll() == nil {
+            kill(pid, SIGKILL)
+            _ = wait(timeout: 2)
+        }
+        unlink(errorPath)
+    }
+}
+
+/// The slidegate binary built beside this test bundle.
+let slidegatePath: String = {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, 4095)
+    let exe = String(cString: buffer.prefix(max(n, 0)) + [0])
+    let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    return dir + "/slidegate"
+}()
+
+/// An Xvfb server of its own for one suite, started with -displayfd so it is ready when
+/// its number is known.
+final class VirtualScreen {
+    let server: Child
+    let name: String
+
+    init(width: Int = 1280, height: Int = 720) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw Child.SpawnError(path: "pipe", code: errno) }
+        server = try Child(
+            "/usr/bin/Xvfb",
+            ["-displayfd", "\(fds[1])", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
+        close(fds[1])
+        var text = ""
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { text.append(Character(UnicodeScalar(byte))) }
+        close(fds[0])
+        guard !text.isEmpty else { throw Child.SpawnError(path: "/usr/bin/Xvfb (no display number)", code: EIO) }
+        name = ":" + text
+    }
+
+    /// Starts slidegate on this screen (outside any Wayland session).
+    func slidegate(_ arguments: [String], environment: [String: String?] = [:]) throws -> Child {
+        var env = environment
+        env["DISPLAY"] = name
+        if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
+        return try Child(slidegatePath, arguments, environment: env)
+    }
+
+    func slidegate(_ arguments: String...) throws -> Child {
+        try slidegate(arguments)
+    }
+
+    deinit {
+        server.signal(SIGKILL)
+        _ = server.wait(timeout: 2)
+    }
+}
+
+/// A second client on the test server: injects input with XTest, reads pixels, tries grabs.
+final class Client {
+    let display: OpaquePointer
+    let root: Window
+    /// Kept so the server outlives the connection.
+    private let screen: VirtualScreen
+
+    init(_ screen: VirtualScreen) throws {
+        self.screen = screen
+        guard let d = XOpenDisplay(screen.name) else { throw Child.SpawnError(path: "XOpenDisplay \(screen.name)", code: EIO) }
+        display = d
+        root = XDefaultRootWindow(d)
+    }
+
+    deinit {
+        XCloseDisplay(display)
+    }
+
+    func move(_ x: Int, _ y: Int) {
+        XTestFakeMotionEvent(display, -1, Int32(x), Int32(y), 0)
+        XSync(display, 0)
+    }
+
+    func button(_ down: Bool) {
+        XTestFakeButtonEvent(display, 1, down ? 1 : 0, 0)
+        XSync(display, 0)
+    }
+
+    func key(_ keysym: Int32) {
+        let code = XKeysymToKeycode(display, KeySym(keysym))
+        XTestFakeKeyEvent(display, UInt32(code), 1, 0)
+        XTestFakeKeyEvent(display, UInt32(code), 0, 0)
+        XSync(display, 0)
+    }
+
+    /// Presses at `from`, moves to `to` in `steps` steps a few milliseconds apart, and
+    /// releases there when `release` is true.
+    func drag(from: (Int, Int), to: (Int, Int), steps: Int = 10, release: Bool = true) {
+        move(from.0, from.1)
+        button(true)
+        for i in 1...steps {
+            move(from.0 + (to.0 - from.0) * i / steps, from.1 + (to.1 - from.1) * i / steps)
+            sleep(seconds: 0.005)
+        }
+        if release { button(false) }
+    }
+
+    /// The colour at a root-window pixel as (red, green, blue), 0...255.
+    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, ~0, ZPixmap) else { return (-1, -1, -1) }
+        defer { sg_image_destroy(image) }
+        let p = sg_image_pixel(image, 0, 0)
+        return (Int((p >> 16) & 0xff), Int((p >> 8) & 0xff), Int(p & 0xff))
+    }
+
+    func brightness(_ x: Int, _ y: Int) -> Int {
+        let p = pixel(x, y)
+        return (p.r + p.g + p.b) / 3
+    }
+
+    /// Tries to grab the keyboard; releases it at once if it got it.
+    func canGrabKeyboard() -> Bool {
+        let result = XGrabKeyboard(display, root, 0, GrabModeAsync, GrabModeAsync, 0)
+        if result == GrabSuccess { XUngrabKeyboard(display, 0) }
+        XSync(display, 0)
+        return result == GrabSuccess
+    }
+
+    func canGrabPointer() -> Bool {
+        let result = XGrabPointer(display, root, 0, UInt32(ButtonPressMask), GrabModeAsync, GrabModeAsync, 0, 0, 0)
+        if result == GrabSuccess { XUngrabPointer(display, 0) }
+        XSync(display, 0)
+        return result == GrabSuccess
+    }
+
+    /// The top-level windows that are mapped, bottom to top.
+    func mappedTopLevels() -> [Window] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        XQueryTree(display, root, &rootReturn, &parent, &children, &count)
+        defer { if let children { XFree(children) } }
+        return (0..<Int(count)).compactMap { i in
+            var attributes = XWindowAttributes()
+            XGetWindowAttributes(display, children![i], &attributes)
+            return attributes.map_state == IsViewable ? children![i] : nil
+        }
+    }
+
+    func windowClass(_ window: Window) -> (name: String, className: String)? {
+        var hint = XClassHint()
+        guard XGetClassHint(display, window, &hint) != 0 else { return nil }
+        defer {
+            XFree(hint.res_name)
+            XFree(hint.res_class)
+        }
+        return (String(cString: hint.res_name), String(cString: hint.res_class))
+    }
+
+    func geometry(_ window: Window) -> (x: Int, y: Int, width: Int, height: Int) {
+        var attributes = XWindowAttributes()
+        XGetWindowAttributes(display, window, &attributes)
+        return (Int(attributes.x), Int(attributes.y), Int(attributes.width), Int(attributes.height))
+    }
+
+    func utf8Property(_ window: Window, _ name: String) -> String? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let atom = XInternAtom(display, name, 0)
+        guard XGetWindowProperty(display, window, atom, 0, 1024, 0, XInternAtom(display, "UTF8_STRING", 0), &type, &format, &count, &after, &data) == Success,
+            let data
+        else { return nil }
+        defer { XFree(data) }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+    }
+
+    /// Asks `window` to close as a window manager does (WM_DELETE_WINDOW).
+    func requestClose(_ window: Window) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", 0)
+        event.xclient.format = 32
+        event.xclient.data.l.0 = Int(XInternAtom(display, "WM_DELETE_WINDOW", 0))
+        event.xclient.data.l.1 = 0
+        XSendEvent(display, window, 0, 0, &event)
+        XSync(display, 0)
+    }
+}

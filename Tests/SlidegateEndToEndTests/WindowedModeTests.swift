@@ -1,0 +1,170 @@
+import CX11
+import Glibc
+import Testing
+
+/// The real binary in windowed mode on its own Xvfb, driven with XTest.
+///
+/// `--geometry 600x80+100+100`: padding 6, so the 68 px thumb rests at root x 106...174,
+/// y 106...174, and its left edge travels 520 px to x 626 at the end.
+@Suite(.serialized) struct WindowedModeTests {
+    let screen: VirtualScreen
+    let client: Client
+    static let geometry = ["--geometry", "600x80+100+100", "--background", "#000000", "--foreground", "#ffffff"]
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    func start(_ extra: String...) throws -> Child {
+        let child = try screen.slidegate(Self.geometry + extra)
+        #expect(
+            eventually { thumbShown(at: 0) },
+            "the slider appears with the thumb at the start; slidegate said: \(child.standardError)")
+        return child
+    }
+
+    /// Whether the thumb's body covers the point 8 px inside its top-left corner at `value`.
+    func thumbShown(at value: Double) -> Bool {
+        let x = 106 + Int(value * 520) + 8
+        return client.brightness(x, 114) > 70
+    }
+
+    @Test func halfDragSpringsBackAndKeepsRunning() throws {
+        let gate = try start()
+        client.drag(from: (140, 140), to: (400, 140), release: false)
+        #expect(eventually { thumbShown(at: 0.5) }, "the thumb follows the pointer")
+        #expect(!thumbShown(at: 0))
+        client.button(false)
+        #expect(eventually(within: 1) { thumbShown(at: 0) && !thumbShown(at: 0.5) }, "the thumb springs back")
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning)
+    }
+
+    @Test func fullDragOvershootingTheWindowExits0() throws {
+        let gate = try start()
+        client.drag(from: (140, 140), to: (1100, 400))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func tapAtTheEndKeepsRunning() throws {
+        let gate = try start()
+        client.move(660, 140)
+        client.button(true)
+        client.button(false)
+        sleep(seconds: 0.4)
+        #expect(gate.isRunning)
+        #expect(thumbShown(at: 0))
+    }
+
+    @Test func dragStartedOnTheTrackKeepsRunning() throws {
+        let gate = try start()
+        client.drag(from: (300, 140), to: (1100, 140))
+        sleep(seconds: 0.4)
+        #expect(gate.isRunning)
+        #expect(thumbShown(at: 0))
+    }
+
+    @Test func keysNeverMoveTheThumb() throws {
+        let gate = try start()
+        client.move(140, 140)
+        for keysym in [0xff53, 0xff0d, 0x20, 0xff57] { client.key(Int32(keysym)) }
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning)
+        #expect(thumbShown(at: 0))
+    }
+
+    @Test func unlockCommandSuccessRunsItAndExits0() throws {
+        let marker = "/tmp/slidegate-e2e-\(getpid())-ok"
+        unlink(marker)
+        defer { unlink(marker) }
+        let gate = try start("--unlock-command", "echo unlocked > \(marker)")
+        client.drag(from: (140, 140), to: (900, 140))
+        #expect(gate.wait() == 0)
+        #expect(access(marker, F_OK) == 0, "the command ran")
+    }
+
+    @Test func unlockCommandFailureKeepsTheGateClosedAndAllowsAnotherTry() throws {
+        let marker = "/tmp/slidegate-e2e-\(getpid())-allow"
+        unlink(marker)
+        defer { unlink(marker) }
+        let gate = try start("--unlock-command", "test -e \(marker)")
+        client.drag(from: (140, 140), to: (900, 140))
+        #expect(eventually(within: 2) { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back after the failure")
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning)
+        close(open(marker, O_CREAT | O_WRONLY, 0o644))
+        client.drag(from: (140, 140), to: (900, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func timeoutExits4AfterAboutASecond() throws {
+        let started = now()
+        let gate = try screen.slidegate(Self.geometry + ["--timeout", "1"])
+        #expect(gate.wait(timeout: 4) == 4)
+        let elapsed = now() - started
+        #expect(elapsed >= 0.95 && elapsed < 2.5, "took \(elapsed) s")
+    }
+
+    @Test func sigtermExits143() throws {
+        let gate = try start()
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+        #expect(client.mappedTopLevels().isEmpty, "the window is gone")
+    }
+
+    @Test func windowCloseExits5() throws {
+        let gate = try start()
+        let window = try #require(client.mappedTopLevels().last)
+        client.requestClose(window)
+        #expect(gate.wait() == 5)
+    }
+
+    @Test func windowHasTheRequestedGeometryClassAndTitle() throws {
+        let gate = try start("--text", "スライドで解除")
+        let window = try #require(client.mappedTopLevels().last)
+        let g = client.geometry(window)
+        #expect(g.x == 100 && g.y == 100 && g.width == 600 && g.height == 80)
+        #expect(client.windowClass(window)?.name == "slidegate")
+        #expect(client.windowClass(window)?.className == "Slidegate")
+        #expect(client.utf8Property(window, "_NET_WM_NAME") == "スライドで解除")
+        #expect(gate.isRunning)
+    }
+
+    @Test func negativeOffsetsCountFromTheRightAndBottom() throws {
+        let gate = try screen.slidegate("--geometry", "300x60-0-10")
+        #expect(eventually { client.mappedTopLevels().count == 1 })
+        let window = try #require(client.mappedTopLevels().last)
+        let g = client.geometry(window)
+        #expect(g.x == 980 && g.y == 650 && g.width == 300 && g.height == 60)
+        #expect(gate.isRunning)
+    }
+}
+
+/// Failures that happen before any window: bad options and no display.
+@Suite struct StartupFailureTests {
+    @Test func badOptionsExit2WithOneLine() throws {
+        let gate = try Child(slidegatePath, ["--fps", "0"], environment: ["DISPLAY": unset])
+        #expect(gate.wait() == 2)
+        #expect(gate.standardError == "slidegate: --fps: expected a whole number from 1 to 240, got \"0\"\n")
+    }
+
+    @Test func unsetDisplayExits3() throws {
+        let gate = try Child(slidegatePath, ["--geometry", "300x60"], environment: ["DISPLAY": unset])
+        #expect(gate.wait() == 3)
+        #expect(gate.standardError == "slidegate: cannot open a display: DISPLAY is not set\n")
+    }
+
+    @Test func unreachableDisplayExits3NamingIt() throws {
+        let gate = try Child(slidegatePath, ["--geometry", "300x60"], environment: ["DISPLAY": ":917"])
+        #expect(gate.wait() == 3)
+        #expect(gate.standardError == "slidegate: cannot open display \":917\"\n")
+    }
+
+    @Test func helpAndVersionExit0() throws {
+        let help = try Child(slidegatePath, ["--help"], environment: ["DISPLAY": unset])
+        #expect(help.wait() == 0)
+        let version = try Child(slidegatePath, ["--version"], environment: ["DISPLAY": unset])
+        #expect(version.wait() == 0)
+    }
+}
