@@ -9,10 +9,37 @@ public final class FontMap {
         pointer = pango_cairo_font_map_new()
     }
 
+    /// Scales bitmap fonts (colour emoji) to the size asked for, as fontconfig's stock
+    /// 10-scale-bitmap-fonts.conf does for the system configuration.
+    private static let scaleBitmapFonts = """
+        <?xml version="1.0"?>
+        <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+        <fontconfig>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <edit name="pixelsizefixupfactor" mode="assign">
+              <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
+            </edit>
+          </match>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
+            <edit name="matrix" mode="assign">
+              <times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double>
+                <double>0</double><name>pixelsizefixupfactor</name></matrix></times>
+            </edit>
+            <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
+          </match>
+        </fontconfig>
+        """
+
     /// Only the given font files, so drawing does not depend on what is installed.
     public init(files: [String]) throws(RenderError) {
         guard let config = FcConfigCreate() else { throw RenderError("fontconfig could not create a configuration") }
         defer { FcConfigDestroy(config) }
+        guard FcConfigParseAndLoadFromMemory(config, Self.scaleBitmapFonts, FcTrue) == FcTrue else {
+            throw RenderError("fontconfig rejected the bitmap-scaling rule")
+        }
         for file in files {
             guard FcConfigAppFontAddFile(config, file) == FcTrue else {
                 throw RenderError("cannot load the font file \(file)")

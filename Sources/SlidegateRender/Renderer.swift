@@ -113,31 +113,24 @@ public final class Renderer {
         let text = try shaped(label.text, width: area.width)
         let originX = (area.midX - text.logicalX - text.width / 2).rounded()
         let originY = (area.midY - text.logicalY - text.height / 2).rounded()
-        cairo_save(cr)
-        cairo_translate(cr, originX, originY)
-        cairo_append_path(cr, text.path)
-        cairo_clip(cr)
-        let color = foreground.fading(label.alpha)
+        cairo_set_source_surface(cr, text.image, originX + text.imageX, originY + text.imageY)
+        let alpha = foreground.alpha * label.alpha
         switch label.emphasis {
         case .solid:
-            setColor(cr, color)
-        case .shimmer(let band):
-            guard let band else {
-                setColor(cr, color.fading(shimmer.dimAlpha))
-                break
-            }
+            cairo_paint_with_alpha(cr, alpha)
+        case .shimmer(nil):
+            cairo_paint_with_alpha(cr, alpha * shimmer.dimAlpha)
+        case .shimmer(let band?):
             let half = shimmer.bandWidth / 2 * text.width
-            let centre = text.logicalX + band * text.width
-            let gradient = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
-            addStop(gradient, 0, color.fading(shimmer.dimAlpha))
-            addStop(gradient, 0.5, color)
-            addStop(gradient, 1, color.fading(shimmer.dimAlpha))
-            cairo_pattern_set_extend(gradient, CAIRO_EXTEND_PAD)
-            cairo_set_source(cr, gradient)
-            cairo_pattern_destroy(gradient)
+            let centre = originX + text.logicalX + band * text.width
+            let mask = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
+            cairo_pattern_add_color_stop_rgba(mask, 0, 0, 0, 0, alpha * shimmer.dimAlpha)
+            cairo_pattern_add_color_stop_rgba(mask, 0.5, 0, 0, 0, alpha)
+            cairo_pattern_add_color_stop_rgba(mask, 1, 0, 0, 0, alpha * shimmer.dimAlpha)
+            cairo_pattern_set_extend(mask, CAIRO_EXTEND_PAD)
+            cairo_mask(cr, mask)
+            cairo_pattern_destroy(mask)
         }
-        cairo_paint(cr)
-        cairo_restore(cr)
     }
 
     /// The ink-free box of a label's text: where the shimmer band is measured.
@@ -149,7 +142,7 @@ public final class Renderer {
     private func shaped(_ string: String, width: Double) throws(RenderError) -> ShapedText {
         let key = "\(Int(width))\u{0}\(string)"
         if let cached = texts[key] { return cached }
-        let text = try ShapedText(string, width: width, context: context)
+        let text = try ShapedText(string, width: width, context: context, color: foreground)
         texts[key] = text
         return text
     }
@@ -180,15 +173,21 @@ extension Color {
     }
 }
 
-/// One string shaped by Pango, ellipsized to a width, with its glyph outlines as a path.
+/// One string shaped by Pango and ellipsized to a width, drawn once in the foreground
+/// colour at full opacity. Each frame paints this image through an alpha mask (the dim text
+/// and the shimmer band), so the glyphs' own coverage is what the band shows through and
+/// colour emoji keep their colours.
 private final class ShapedText {
-    let path: UnsafeMutablePointer<cairo_path_t>
+    let image: OpaquePointer
+    /// Where the image's top-left corner is relative to the layout's origin.
+    let imageX: Double
+    let imageY: Double
     let logicalX: Double
     let logicalY: Double
     let width: Double
     let height: Double
 
-    init(_ string: String, width maxWidth: Double, context: OpaquePointer) throws(RenderError) {
+    init(_ string: String, width maxWidth: Double, context: OpaquePointer, color: Color) throws(RenderError) {
         guard let layout = pango_layout_new(context) else {
             throw RenderError("Pango could not create a text layout")
         }
@@ -204,19 +203,28 @@ private final class ShapedText {
         logicalY = Double(logical.y)
         width = Double(logical.width)
         height = Double(logical.height)
-        let surface = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)
+        let left = min(ink.x, logical.x) - 1
+        let top = min(ink.y, logical.y) - 1
+        let right = max(ink.x + ink.width, logical.x + logical.width) + 1
+        let bottom = max(ink.y + ink.height, logical.y + logical.height) + 1
+        imageX = Double(left)
+        imageY = Double(top)
+        image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, max(right - left, 1), max(bottom - top, 1))
+        let cr = cairo_create(image)
         defer { cairo_destroy(cr) }
+        cairo_translate(cr, -imageX, -imageY)
+        cairo_set_source_rgb(cr, color.red, color.green, color.blue)
         pango_cairo_update_context(cr, context)
-        pango_cairo_layout_path(cr, layout)
-        guard let copied = cairo_copy_path(cr), copied.pointee.status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("cannot build the outline of the label \"\(string)\"")
+        pango_cairo_show_layout(cr, layout)
+        cairo_surface_flush(image)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            throw RenderError(status: status, "drawing the label \"\(string)\"")
         }
-        path = copied
     }
 
     deinit {
-        cairo_path_destroy(path)
+        cairo_surface_destroy(image)
     }
 }

@@ -11,8 +11,9 @@ enum GoldenImage {
         "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
         "/usr/share/fonts/truetype/vlgothic/VL-Gothic-Regular.ttf",
+        "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
     ]
-    static let family = "DejaVu Sans,Noto Sans Arabic,VL Gothic"
+    static let family = "DejaVu Sans,Noto Sans Arabic,VL Gothic,Noto Color Emoji"
     static let directory = String(#filePath.dropLast("GoldenImage.swift".count)) + "Goldens/"
 
     static func renderer(width: Int = 480, height: Int = 72, background: String = "#15171c", foreground: String = "#ffffff")

@@ -3,11 +3,11 @@ import SlidegateCore
 import SlidegateRender
 import Testing
 
-@Suite struct RendererGoldenTests {
-    func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Scene.Label {
-        Scene.Label(text: text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha)
-    }
+private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Scene.Label {
+    Scene.Label(text: text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha)
+}
 
+@Suite struct RendererGoldenTests {
     @Test func thumbAtStartMiddleAndEnd() throws {
         let renderer = try GoldenImage.renderer()
         for value in [0.0, 0.5, 1.0] {
@@ -32,9 +32,76 @@ import Testing
         try GoldenImage.check("arabic", Scene(thumbValue: 0, label: label("اسحب لفتح القفل", band: 0.5), busy: false), with: renderer)
     }
 
+    @Test func emojiAndCombiningMarks() throws {
+        let renderer = try GoldenImage.renderer()
+        try GoldenImage.check("emoji", Scene(thumbValue: 0, label: label("slide 🔓 to go 🚀", band: 0.3), busy: false), with: renderer)
+        let combining = "Ze\u{301}\u{327}ro n\u{303} a\u{308}\u{304} \u{1E9B}\u{323}"
+        try GoldenImage.check("combining", Scene(thumbValue: 0, label: label(combining, band: 0.6), busy: false), with: renderer)
+    }
+
     @Test func busyAndFailureMessages() throws {
         let renderer = try GoldenImage.renderer()
         let busy = Scene.Label(text: "unlocking…", placement: .beforeEnd, emphasis: .solid, alpha: 1)
         try GoldenImage.check("busy", Scene(thumbValue: 1, label: busy, busy: true), with: renderer)
+        let failed = Scene.Label(text: "unlock failed", placement: .afterThumb, emphasis: .solid, alpha: 1)
+        try GoldenImage.check("failed", Scene(thumbValue: 0, label: failed, busy: false), with: renderer)
+    }
+
+    @Test func largeSliderStaysCrisp() throws {
+        let renderer = try GoldenImage.renderer(width: 900, height: 160, background: "#f4f4f4", foreground: "#202428")
+        try GoldenImage.check("large-light", Scene(thumbValue: 0.2, label: label("slide to cancel", alpha: Gate.labelAlpha(forValue: 0.2)), busy: false), with: renderer)
+    }
+}
+
+@Suite struct RendererPixelTests {
+    @Test func aLongLabelIsEllipsizedInsideTheTrack() throws {
+        let renderer = try GoldenImage.renderer()
+        let long = String(repeating: "slide all the way to the right to unlock this screen ", count: 4)
+        let extent = try renderer.textExtent(long, width: renderer.layout.labelArea.width)
+        #expect(extent.width <= renderer.layout.labelArea.width)
+        let withText = try GoldenImage.render(Scene(thumbValue: 0, label: label(long), busy: false), with: renderer)
+        defer { cairo_surface_destroy(withText) }
+        let without = try GoldenImage.render(Scene(thumbValue: 0, label: nil, busy: false), with: renderer)
+        defer { cairo_surface_destroy(without) }
+        let area = renderer.layout.labelArea
+        var inside = 0
+        for y in 0..<72 {
+            for x in 0..<480 {
+                let differs = GoldenImage.pixel(withText, x, y) != GoldenImage.pixel(without, x, y)
+                if Double(x) < area.x || Double(x) >= area.maxX {
+                    #expect(!differs, "text drawn outside the label area at \(x),\(y)")
+                } else if differs {
+                    inside += 1
+                }
+            }
+        }
+        #expect(inside > 500, "the text is drawn")
+    }
+
+    @Test func shimmerBandIsBrightestAtItsCentre() throws {
+        let renderer = try GoldenImage.renderer(background: "#000000", foreground: "#ffffff")
+        let text = "████████████"
+        let extent = try renderer.textExtent(text, width: renderer.layout.labelArea.width)
+        let area = renderer.layout.labelArea
+        let left = (area.midX - extent.x - extent.width / 2).rounded() + extent.x
+        let surface = try GoldenImage.render(Scene(thumbValue: 0, label: label(text, band: 0.5), busy: false), with: renderer)
+        defer { cairo_surface_destroy(surface) }
+        let y = 36
+        let centre = GoldenImage.pixel(surface, Int(left + 0.5 * extent.width), y).r
+        let dim = GoldenImage.pixel(surface, Int(left + 0.2 * extent.width), y).r
+        let edge = GoldenImage.pixel(surface, Int(left + 0.55 * extent.width), y).r
+        #expect(centre > 240, "full brightness at the band's centre: \(centre)")
+        let track = GoldenImage.pixel(surface, Int(area.maxX) - 2, y).r
+        #expect(abs(dim - (track + (255 - track) / 2)) <= 3, "half alpha outside the band: \(dim) over \(track)")
+        #expect(edge > dim + 30 && edge < centre - 30, "falling off towards the band's edge: \(edge)")
+    }
+
+    @Test func emptyLabelDrawsNoText() throws {
+        let renderer = try GoldenImage.renderer()
+        let a = try GoldenImage.render(Scene(thumbValue: 0, label: label(""), busy: false), with: renderer)
+        defer { cairo_surface_destroy(a) }
+        let b = try GoldenImage.render(Scene(thumbValue: 0, label: nil, busy: false), with: renderer)
+        defer { cairo_surface_destroy(b) }
+        #expect(GoldenImage.maxDifference(a, b) == 0)
     }
 }
