@@ -4,14 +4,12 @@ import PackageDescription
 let package = Package(
     name: "slidegate",
     products: [
-        .executable(name: "slidegate", targets: ["slidegate"])
+        .executable(name: "slidegate", targets: ["slidegate"]),
+        .executable(name: "slidegate-ui", targets: ["slidegate-ui"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CX11",
-            pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxrandr-dev"])]
-        ),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev"])]),
+        .systemLibrary(name: "CXScreenSaver", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev", "libxext-dev"])]),
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(
             name: "CGraphics",
@@ -19,10 +17,21 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift: the gate, layout, options. No C module.
         .target(name: "SlidegateCore", linkerSettings: [.linkedLibrary("m")]),
+        // Cairo and Pango: paints a Scene.
         .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"]),
-        .target(name: "SlidegateX11", dependencies: ["SlidegateCore", "SlidegateRender", "CX11", "CXShim", "CGraphics"]),
-        .executableTarget(name: "slidegate", dependencies: ["SlidegateCore", "SlidegateX11"]),
+        // Xlib pieces both processes use: the connection, signals, child processes.
+        .target(name: "SlidegateXlib", dependencies: ["SlidegateCore", "CX11", "CXShim"]),
+        // The lock-mode guard: grabs, cover, input; Xlib only.
+        .target(name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateXlib", "CX11", "CXShim"]),
+        // What draws: windowed mode, and the lock-mode UI inside the guard's window.
+        .target(
+            name: "SlidegateUI",
+            dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CXScreenSaver", "CGraphics"]
+        ),
+        .executableTarget(name: "slidegate", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateGuard"]),
+        .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"]),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore"]),
         .testTarget(
             name: "SlidegateRenderTests",
@@ -31,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlidegateEndToEndTests",
-            dependencies: ["slidegate", "CX11", "CXShim", "CXTest"]
+            dependencies: ["slidegate", "slidegate-ui", "CX11", "CXShim", "CXTest"]
         ),
     ]
 )

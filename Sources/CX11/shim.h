@@ -4,3 +4,4 @@
 #include <X11/cursorfont.h>
 #include <X11/extensions/Xrandr.h>
 
+#include <X11/extensions/Xinerama.h>

@@ -41,8 +41,14 @@ unsigned long sg_image_pixel(XImage *image, int x, int y) { return XGetPixel(ima
 
 void sg_image_destroy(XImage *image) { XDestroyImage(image); }
 
-int sg_wait_readable(int fd_a, int fd_b, double timeout, int *ready_a, int *ready_b) {
-    struct pollfd fds[2] = {{fd_a, POLLIN, 0}, {fd_b, POLLIN, 0}};
+int sg_wait_readable(const int *fds, int count, double timeout, int *ready) {
+    struct pollfd polled[4];
+    if (count > 4) count = 4;
+    for (int i = 0; i < count; i++) {
+        polled[i].fd = fds[i];
+        polled[i].events = POLLIN;
+        polled[i].revents = 0;
+    }
     struct timespec limit;
     struct timespec *limit_pointer = NULL;
     if (timeout >= 0) {
@@ -51,9 +57,10 @@ int sg_wait_readable(int fd_a, int fd_b, double timeout, int *ready_a, int *read
         limit.tv_nsec = (long)((timeout - whole) * 1e9);
         limit_pointer = &limit;
     }
-    int result = ppoll(fds, fd_b >= 0 ? 2 : 1, limit_pointer, NULL);
-    *ready_a = result > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR));
-    *ready_b = result > 0 && fd_b >= 0 && (fds[1].revents & POLLIN);
+    int result = ppoll(polled, (nfds_t)count, limit_pointer, NULL);
+    for (int i = 0; i < count; i++) {
+        ready[i] = result > 0 && (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+    }
     return result;
 }
 

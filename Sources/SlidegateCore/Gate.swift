@@ -44,7 +44,8 @@ public struct Gate: Sendable {
         }
     }
 
-    enum Phase: Equatable {
+    /// Where the thumb is in its life cycle.
+    public enum Phase: Equatable, Sendable {
         case resting(since: Double)
         case dragging(grabOffset: Double, value: Double)
         case springing(from: Double, start: Double)
@@ -54,9 +55,11 @@ public struct Gate: Sendable {
 
     public let settings: Settings
     public private(set) var layout: SliderLayout
-    private(set) var phase: Phase
-    private var message: (text: String, until: Double)?
-    private let deadline: Double?
+    public private(set) var phase: Phase
+    /// When the "unlock failed" message goes away, while it shows.
+    private var messageUntil: Double?
+    /// When `--timeout` ends the gate.
+    public let deadline: Double?
     private var timedOutWhileUnlocking = false
 
     public init(settings: Settings, layout: SliderLayout, start: Double) {
@@ -64,6 +67,26 @@ public struct Gate: Sendable {
         self.layout = layout
         phase = .resting(since: start)
         deadline = settings.timeout.map { start + $0 }
+    }
+
+    /// Everything that changes as the gate runs, to hand a gate's state to another process.
+    public struct Snapshot: Equatable, Sendable {
+        public var phase: Phase
+        public var messageUntil: Double?
+
+        public init(phase: Phase, messageUntil: Double?) {
+            self.phase = phase
+            self.messageUntil = messageUntil
+        }
+    }
+
+    public var snapshot: Snapshot { Snapshot(phase: phase, messageUntil: messageUntil) }
+
+    /// A gate that carries on from `snapshot`.
+    public init(settings: Settings, layout: SliderLayout, start: Double, snapshot: Snapshot) {
+        self.init(settings: settings, layout: layout, start: start)
+        phase = snapshot.phase
+        messageUntil = snapshot.messageUntil
     }
 
     /// The status the gate ended with, once it has.
@@ -86,23 +109,23 @@ public struct Gate: Sendable {
     /// The phase and message as they are at `now`, with a finished spring-back turned into
     /// rest and an expired message dropped: what `scene`, `thumbValue` and `nextDeadline`
     /// read, so they are right for any `now` without `advance` having been called.
-    private func settled(at now: Double) -> (phase: Phase, message: (text: String, until: Double)?) {
+    private func settled(at now: Double) -> (phase: Phase, messageUntil: Double?) {
         var phase = self.phase
-        var message = self.message
+        var messageUntil = self.messageUntil
         if case .springing(_, let start) = phase, now >= start + settings.springDuration {
             phase = .resting(since: start + settings.springDuration)
         }
-        if let m = message, now >= m.until {
-            message = nil
-            if case .resting(let since) = phase { phase = .resting(since: max(since, m.until)) }
+        if let until = messageUntil, now >= until {
+            messageUntil = nil
+            if case .resting(let since) = phase { phase = .resting(since: max(since, until)) }
         }
-        return (phase, message)
+        return (phase, messageUntil)
     }
 
     /// Lets time pass: ends a spring-back, a message, or the whole gate on timeout.
     public mutating func advance(to now: Double) -> GateAction? {
         if case .finished = phase { return nil }
-        (phase, message) = settled(at: now)
+        (phase, messageUntil) = settled(at: now)
         if let deadline, now >= deadline {
             if phase == .unlocking {
                 timedOutWhileUnlocking = true
@@ -130,7 +153,7 @@ public struct Gate: Sendable {
             let thumb = layout.thumb(at: value)
             guard thumb.contains(x: x, y: y) else { return nil }
             phase = .dragging(grabOffset: x - thumb.x, value: value)
-            message = nil
+            messageUntil = nil
         case .motion(let x, _):
             guard case .dragging(let offset, _) = phase else { return nil }
             phase = .dragging(grabOffset: offset, value: layout.value(forThumbX: x - offset))
@@ -147,7 +170,7 @@ public struct Gate: Sendable {
             if succeeded { return finish(.completed) }
             if timedOutWhileUnlocking { return finish(.timedOut) }
             phase = .springing(from: 1, start: now)
-            message = (settings.failureText, now + settings.messageDuration)
+            messageUntil = now + settings.messageDuration
         }
         return nil
     }
@@ -174,7 +197,7 @@ public struct Gate: Sendable {
     }
 
     public func scene(at now: Double) -> Scene {
-        let (phase, message) = settled(at: now)
+        let (phase, messageUntil) = settled(at: now)
         let value = thumbValue(at: now)
         let alpha = Self.labelAlpha(forValue: value)
         switch phase {
@@ -183,10 +206,10 @@ public struct Gate: Sendable {
                 thumbValue: 1,
                 label: Scene.Label(text: settings.busyText, placement: .beforeEnd, emphasis: .solid, alpha: 1),
                 busy: true)
-        case _ where message != nil:
+        case _ where messageUntil != nil:
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: message!.text, placement: .afterThumb, emphasis: .solid, alpha: alpha),
+                label: Scene.Label(text: settings.failureText, placement: .afterThumb, emphasis: .solid, alpha: alpha),
                 busy: false)
         default:
             guard !settings.text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }
@@ -201,14 +224,20 @@ public struct Gate: Sendable {
         }
     }
 
+    /// When the gate next has to act without input (the timeout), or nil: what a process
+    /// that only decides, and draws nothing, waits for.
+    public var nextActionDeadline: Double? {
+        phase == .unlocking || exitStatus != nil ? nil : deadline
+    }
+
     /// When the scene next changes or the gate next has to act without any input, or nil
     /// when nothing will happen until input arrives. Frames are aligned to the start of the
     /// animation so they fall at an even `1/fps` pace.
     public func nextDeadline(after now: Double) -> Double? {
-        let (phase, message) = settled(at: now)
+        let (phase, messageUntil) = settled(at: now)
         var next: [Double] = []
         if let deadline, phase != .unlocking { next.append(deadline) }
-        if let m = message { next.append(m.until) }
+        if let messageUntil { next.append(messageUntil) }
         let frame = 1 / Double(settings.fps)
         func nextFrame(from origin: Double) -> Double {
             origin + ((now - origin) / frame + 1e-9).rounded(.down) * frame + frame
@@ -218,7 +247,7 @@ public struct Gate: Sendable {
             return nil
         case .springing(_, let start):
             next.append(min(nextFrame(from: start), start + settings.springDuration))
-        case .resting(let since) where message == nil && !settings.text.isEmpty:
+        case .resting(let since) where messageUntil == nil && !settings.text.isEmpty:
             let shimmer = settings.shimmer
             let elapsed = now - since
             if shimmer.bandCentre(elapsed: elapsed) != nil {

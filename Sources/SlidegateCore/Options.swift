@@ -18,6 +18,8 @@ public struct Options: Equatable, Sendable {
     public var background = Options.defaultBackground
     public var foreground = Options.defaultForeground
     public var fps = 60
+    /// `--fork`: once locked, fork; the parent exits 0.
+    public var fork = false
 
     public init() {}
 
@@ -61,6 +63,8 @@ extension Options {
           --background COLOR     #RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)
           --foreground COLOR     label and thumb-arrow colour, same forms (default #ffffff)
           --fps N                animation frame-rate cap, a whole number 1-240 (default 60)
+          --fork                 lock mode: once the screen is locked, fork; the parent exits 0
+                                 (slidegate --fork && systemctl suspend)
           --help                 print this help and exit
           --version              print the version and exit
 
@@ -79,9 +83,9 @@ extension Options {
 
     private enum Name: String, CaseIterable {
         case text, unlockCommand = "unlock-command", timeout, geometry, slider, background, foreground, fps
-        case help, version
+        case fork, help, version
 
-        var takesValue: Bool { self != .help && self != .version }
+        var takesValue: Bool { self != .help && self != .version && self != .fork }
 
         /// What a value must look like, for error messages.
         var expected: String {
@@ -92,7 +96,7 @@ extension Options {
             case .geometry, .slider: "an X geometry such as 600x80+100+100"
             case .background, .foreground: "a colour as #RGB, #RRGGBB or #RRGGBBAA"
             case .fps: "a whole number from 1 to 240"
-            case .help, .version: "no value"
+            case .fork, .help, .version: "no value"
             }
         }
     }
@@ -137,6 +141,7 @@ extension Options {
             switch name {
             case .help: return .help
             case .version: return .version
+            case .fork: options.fork = true
             case .text: options.text = v
             case .unlockCommand:
                 guard !v.allSatisfy(\.isWhitespace) else { throw bad() }
@@ -167,6 +172,9 @@ extension Options {
                 throw UserError(
                     "--slider: places the slider on the lock screen and cannot be combined with --geometry (windowed mode)",
                     status: .usage)
+            }
+            if options.fork {
+                throw UserError("--fork: locks the screen and cannot be combined with --geometry (windowed mode)", status: .usage)
             }
             options.mode = .windowed(geometry)
         } else {

@@ -1,10 +1,26 @@
 import Glibc
 import SlidegateCore
-import SlidegateX11
+import SlidegateGuard
+import SlidegateXlib
 
+// slidegate: parses the command line; windowed mode becomes slidegate-ui (which draws and
+// decides), lock mode runs the guard here, which starts slidegate-ui to draw.
+
+/// Where slidegate-ui is: beside this executable (a build directory), or in
+/// ../lib/slidegate (an installation).
+func uiPath() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let candidates = [directory + "/slidegate-ui", directory + "/../lib/slidegate/slidegate-ui"]
+    return candidates.first { access($0, X_OK) == 0 } ?? candidates[0]
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
 let status: ExitStatus
 do {
-    switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
+    switch try Options.parse(arguments) {
     case .help:
         print(Options.help, terminator: "")
         status = .completed
@@ -12,7 +28,15 @@ do {
         print(Options.version)
         status = .completed
     case .run(let options):
-        status = Runner.run(options)
+        if case .windowed = options.mode {
+            let path = uiPath()
+            var argv = ([path] + arguments).map { strdup($0) } + [nil]
+            execv(path, &argv)
+            report("cannot start \(path): \(String(cString: strerror(errno)))")
+            status = .internalError
+        } else {
+            status = Guard.run(options, Guard.Launch(uiPath: uiPath(), arguments: arguments, fork: options.fork))
+        }
     }
 } catch {
     report(error.message)

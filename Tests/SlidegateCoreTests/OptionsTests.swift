@@ -179,3 +179,19 @@ extension UserError {
         #expect(Geometry(parsing: "400x60-0-0")!.resolve(in: monitor, defaultSize: (1, 1)) == Rect(x: 2800, y: 660, width: 400, height: 60))
     }
 }
+
+@Suite struct ForkOptionTests {
+    @Test func forkIsALockModeFlag() throws {
+        guard case .run(let o) = try Options.parse(["--fork"]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(o.fork)
+        #expect(throws: UserError("--fork: locks the screen and cannot be combined with --geometry (windowed mode)", status: .usage)) {
+            _ = try Options.parse(["--fork", "--geometry", "300x60"])
+        }
+        #expect(throws: UserError("--fork: expected no value, got \"1\"", status: .usage)) {
+            _ = try Options.parse(["--fork=1"])
+        }
+    }
+}

@@ -50,20 +50,42 @@ import Testing
         #expect(covered())
     }
 
+    /// Whether a mapped top-level window covers the whole screen.
+    func coverMapped() -> Bool {
+        client.mappedTopLevels().contains { let g = client.geometry($0); return g.width >= 1280 && g.height >= 720 }
+    }
+
     @Test func heldKeyboardGrabMeansExit3AndNoCover() throws {
         #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
         XSync(client.display, 0)
         let gate = try screen.slidegate(Self.arguments)
         var everCovered = false
-        while gate.isRunning && !everCovered {
-            everCovered = !client.mappedTopLevels().isEmpty
+        var noticeShown = false
+        while gate.isRunning {
+            everCovered = everCovered || coverMapped()
+            noticeShown = noticeShown || client.mappedTopLevels().contains { client.geometry($0).width < 300 }
             sleep(seconds: 0.02)
         }
         #expect(gate.wait() == 3)
         #expect(!everCovered, "nothing that looks locked was shown")
-        #expect(gate.standardError.hasPrefix("slidegate: cannot lock: the keyboard grab failed (AlreadyGrabbed)"))
+        #expect(noticeShown, "a small locking… notice showed while waiting for the grab")
+        #expect(client.mappedTopLevels().isEmpty, "nothing is left mapped")
+        #expect(gate.standardError.contains("slidegate: cannot lock: the keyboard grab failed (AlreadyGrabbed) for 1.0 s"))
         XUngrabKeyboard(client.display, 0)
         XSync(client.display, 0)
+    }
+
+    @Test func keyboardGrabHeldBrieflyThenReleasedStillLocks() throws {
+        #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
+        XSync(client.display, 0)
+        let gate = try screen.slidegate(Self.arguments)
+        sleep(seconds: 0.3)
+        #expect(!coverMapped())
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked once the grab was free")
+        #expect(!client.canGrabKeyboard())
+        #expect(gate.isRunning)
     }
 
     @Test func sigtermReleasesTheGrabsAndExits143() throws {

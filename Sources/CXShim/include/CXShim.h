@@ -19,9 +19,10 @@ int sg_take_x_error(void);
 unsigned long sg_image_pixel(XImage *image, int x, int y);
 void sg_image_destroy(XImage *image);
 
-/* Wait until fd_a or fd_b is readable or `timeout` seconds pass (negative: no limit).
-   Sets *ready_a / *ready_b. Returns ppoll's result (-1 with errno on failure). */
-int sg_wait_readable(int fd_a, int fd_b, double timeout, int *ready_a, int *ready_b);
+/* Wait until one of `count` (at most 4) descriptors is readable, or hung up, or `timeout`
+   seconds pass (negative: no limit); a negative descriptor is skipped. Sets ready[i].
+   Returns ppoll's result (-1 with errno on failure). */
+int sg_wait_readable(const int *fds, int count, double timeout, int *ready);
 
 /* A signalfd for the signals in the set, non-blocking and close-on-exec. */
 int sg_signalfd(const sigset_t *set);

@@ -1,6 +1,7 @@
 import CGraphics
 import CX11
 import SlidegateCore
+import SlidegateXlib
 import SlidegateRender
 
 /// The slider's back buffer: a pixmap the size of the slider that the renderer paints

@@ -1,5 +1,6 @@
 import CX11
 import SlidegateCore
+import SlidegateXlib
 
 /// Where the slider lives on the X server: the window it is drawn into, its rectangle in
 /// that window, and the coordinates pointer events arrive in.

@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import SlidegateCore
+import SlidegateXlib
 
 /// Windowed mode: an ordinary top-level window that is the slider. Owns the window and,
 /// for a translucent background, its colormap.

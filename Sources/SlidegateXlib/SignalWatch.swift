@@ -4,11 +4,11 @@ import Glibc
 /// Turns SIGTERM, SIGINT, SIGHUP and SIGCHLD into readable events on a descriptor, so the
 /// event loop handles them on its own thread. Children get the default dispositions and an
 /// empty mask back (see `UnlockCommand`).
-final class SignalWatch {
-    static let terminating: [Int32] = [SIGTERM, SIGINT, SIGHUP]
-    let fileDescriptor: Int32
+public final class SignalWatch {
+    public static let terminating: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    public let fileDescriptor: Int32
 
-    init() {
+    public init() {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in Self.terminating + [SIGCHLD] { sigaddset(&set, signal) }
@@ -22,7 +22,7 @@ final class SignalWatch {
     }
 
     /// The signals that have arrived since the last call.
-    func pending() -> [Int32] {
+    public func pending() -> [Int32] {
         var signals: [Int32] = []
         while case let n = sg_read_signal(fileDescriptor), n != 0 { signals.append(n) }
         return signals

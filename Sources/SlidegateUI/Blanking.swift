@@ -1,0 +1,59 @@
+import CX11
+import CXScreenSaver
+import SlidegateXlib
+
+/// Whether the screen is blanked, so animating would be wasted: the X screen saver is on
+/// (MIT-SCREEN-SAVER notifies), or DPMS has turned the monitors off (no notification
+/// exists; checked between shimmer sweeps, and cleared by the next input, which is what
+/// wakes DPMS).
+final class Blanking {
+    private let display: XDisplay
+    private let screenSaverEvent: Int32?
+    private var screenSaverOn = false
+    private var monitorsOff = false
+
+    init(_ display: XDisplay) {
+        self.display = display
+        var event: Int32 = 0
+        var error: Int32 = 0
+        if XScreenSaverQueryExtension(display.pointer, &event, &error) != 0 {
+            screenSaverEvent = event + Int32(ScreenSaverNotify)
+            XScreenSaverSelectInput(display.pointer, display.root, UInt(ScreenSaverNotifyMask))
+            var info = XScreenSaverInfo()
+            if XScreenSaverQueryInfo(display.pointer, display.root, &info) != 0 {
+                screenSaverOn = info.state == ScreenSaverOn
+            }
+        } else {
+            screenSaverEvent = nil
+        }
+    }
+
+    var isBlank: Bool { screenSaverOn || monitorsOff }
+
+    /// Takes a screen-saver notification; returns true if the event was one.
+    func handle(_ event: inout XEvent) -> Bool {
+        guard let screenSaverEvent, event.type == screenSaverEvent else { return false }
+        let notify = withUnsafePointer(to: &event) {
+            $0.withMemoryRebound(to: XScreenSaverNotifyEvent.self, capacity: 1) { $0.pointee }
+        }
+        screenSaverOn = notify.state == ScreenSaverOn
+        return true
+    }
+
+    /// Asks DPMS whether the monitors are off.
+    func checkMonitors() {
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        var level: UInt16 = 0
+        var enabled: UInt8 = 0
+        guard DPMSQueryExtension(display.pointer, &eventBase, &errorBase) != 0,
+            DPMSInfo(display.pointer, &level, &enabled) != 0
+        else { return }
+        monitorsOff = enabled != 0 && level != UInt16(DPMSModeOn)
+    }
+
+    /// Input arrived: whatever DPMS said, the monitors are on again.
+    func inputArrived() {
+        monitorsOff = false
+    }
+}

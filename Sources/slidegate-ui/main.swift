@@ -1,0 +1,43 @@
+import Glibc
+import SlidegateCore
+import SlidegateUI
+import SlidegateXlib
+
+// slidegate's drawing program. `slidegate` runs it: in windowed mode in its place, and in
+// lock mode as `slidegate-ui --lock-ui WINDOW OPTION...` inside the guard's window, with the
+// guard's messages on descriptor 3. It takes slidegate's options.
+var arguments = Array(CommandLine.arguments.dropFirst())
+var lockWindow: UInt?
+if arguments.first == "--lock-ui" {
+    guard arguments.count >= 2, let window = UInt(arguments[1]) else {
+        report("--lock-ui: expected a window id")
+        exit(ExitStatus.usage.code)
+    }
+    lockWindow = window
+    arguments.removeFirst(2)
+}
+
+let status: ExitStatus
+do {
+    switch try Options.parse(arguments) {
+    case .help:
+        print(Options.help, terminator: "")
+        status = .completed
+    case .version:
+        print(Options.version)
+        status = .completed
+    case .run(let options):
+        if let lockWindow {
+            status = Runner.runLockUI(options, window: lockWindow)
+        } else if case .windowed = options.mode {
+            status = Runner.runWindowed(options)
+        } else {
+            report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
+            status = .usage
+        }
+    }
+} catch {
+    report(error.message)
+    status = error.status
+}
+exit(status.code)
