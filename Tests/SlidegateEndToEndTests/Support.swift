@@ -36,7 +36,8 @@ final class Child {
 
     /// Starts `path` with `arguments`, the current environment changed by `environment`
     /// (nil values remove a variable), and default signal dispositions and mask.
-    init(_ path: String, _ arguments: [String], environment: [String: String?] = [:], stdout: String = "/dev/null") throws {
+    /// `keep` lists descriptors the child inherits (at the same numbers).
+    init(_ path: String, _ arguments: [String], environment: [String: String?] = [:], stdout: String = "/dev/null", keep: [Int32] = []) throws {
         errorPath = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
         var env: [String: String] = [:]
         var e = environ
@@ -52,6 +53,7 @@ final class Child {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        for fd in keep { _ = fcntl(fd, F_SETFD, 0) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -127,33 +129,61 @@ let slidegatePath: String = {
     return dir + "/slidegate"
 }()
 
-/// An Xvfb server of its own for one suite, started with -displayfd so it is ready when
-/// its number is known.
+/// An X server of its own for one test, started with -displayfd so it is ready when its
+/// number is known: Xvfb, or Xorg with the dummy driver (real RandR: monitors can be
+/// plugged in, unplugged and made primary).
 final class VirtualScreen {
+    enum Kind {
+        case xvfb(width: Int, height: Int)
+        case dummy
+    }
+
     let server: Child
     let name: String
+    private let logDirectory: String?
 
-    init(width: Int = 1280, height: Int = 720) throws {
+    init(_ kind: Kind = .xvfb(width: 1280, height: 720)) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Child.SpawnError(path: "pipe", code: errno) }
-        server = try Child(
-            "/usr/bin/Xvfb",
-            ["-displayfd", "\(fds[1])", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
+        switch kind {
+        case .xvfb(let width, let height):
+            logDirectory = nil
+            server = try Child(
+                "/usr/bin/Xvfb",
+                ["-displayfd", "\(fds[1])", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
+        case .dummy:
+            var template = Array("/tmp/slidegate-xorg.XXXXXX".utf8CString)
+            guard let dir = mkdtemp(&template) else { throw Child.SpawnError(path: "mkdtemp", code: errno) }
+            let directory = String(cString: dir)
+            logDirectory = directory
+            let config = String(#filePath.dropLast("Support.swift".count)) + "xorg-dummy.conf"
+            server = try Child(
+                "/usr/lib/xorg/Xorg",
+                ["-displayfd", "\(fds[1])", "-config", config, "-noreset", "-nolisten", "tcp", "-novtswitch", "-sharevts",
+                    "-logfile", directory + "/Xorg.log"])
+        }
         close(fds[1])
         var text = ""
         var byte: UInt8 = 0
         while read(fds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { text.append(Character(UnicodeScalar(byte))) }
         close(fds[0])
-        guard !text.isEmpty else { throw Child.SpawnError(path: "/usr/bin/Xvfb (no display number)", code: EIO) }
+        guard !text.isEmpty else { throw Child.SpawnError(path: "the X server (no display number; see its log)", code: EIO) }
         name = ":" + text
     }
 
+    /// Runs an X client program (xrandr, xset) on this server and waits for it.
+    @discardableResult
+    func run(_ path: String, _ arguments: String...) throws -> Int32? {
+        let child = try Child(path, arguments, environment: ["DISPLAY": name])
+        return child.wait(timeout: 10)
+    }
+
     /// Starts slidegate on this screen (outside any Wayland session).
-    func slidegate(_ arguments: [String], environment: [String: String?] = [:]) throws -> Child {
+    func slidegate(_ arguments: [String], environment: [String: String?] = [:], keep: [Int32] = []) throws -> Child {
         var env = environment
         env["DISPLAY"] = name
         if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
-        return try Child(slidegatePath, arguments, environment: env)
+        return try Child(slidegatePath, arguments, environment: env, keep: keep)
     }
 
     func slidegate(_ arguments: String...) throws -> Child {
@@ -161,9 +191,45 @@ final class VirtualScreen {
     }
 
     deinit {
-        server.signal(SIGKILL)
-        _ = server.wait(timeout: 2)
+        server.signal(SIGTERM)
+        if server.wait(timeout: 3) == nil {
+            server.signal(SIGKILL)
+            _ = server.wait(timeout: 2)
+        }
+        if let logDirectory {
+            unlink(logDirectory + "/Xorg.log")
+            unlink(logDirectory + "/Xorg.log.old")
+            rmdir(logDirectory)
+        }
     }
+}
+
+/// The process ids of `pid`'s children.
+func children(of pid: pid_t) -> [pid_t] {
+    guard let f = fopen("/proc/\(pid)/task/\(pid)/children", "r") else { return [] }
+    defer { fclose(f) }
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard fgets(&buffer, 4096, f) != nil else { return [] }
+    return String(cString: buffer).split(separator: " ").compactMap { pid_t($0.trimmingSpaces) }
+}
+
+/// Voluntary plus involuntary context switches of a process so far: its wake-ups.
+func contextSwitches(of pid: pid_t) -> Int? {
+    guard let f = fopen("/proc/\(pid)/status", "r") else { return nil }
+    defer { fclose(f) }
+    var total = 0
+    var buffer = [CChar](repeating: 0, count: 512)
+    while fgets(&buffer, 512, f) != nil {
+        let line = String(cString: buffer)
+        if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+            total += Int(line.split(separator: ":")[1].trimmingSpaces) ?? 0
+        }
+    }
+    return total
+}
+
+extension Substring {
+    var trimmingSpaces: String { String(filter { !$0.isWhitespace }) }
 }
 
 /// A second client on the test server: injects input with XTest, reads pixels, tries grabs.

@@ -1,0 +1,212 @@
+import CX11
+import Glibc
+import Testing
+
+/// Lock mode's promises under attack: focus, stacking, a dying UI, xss-lock's sleep lock,
+/// --fork, a blank screen. Same slider placement as `LockModeTests`.
+@Suite(.serialized) struct LockSafetyTests {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    func covered() -> Bool {
+        [(0, 0), (1279, 0), (0, 719), (1279, 719)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
+    }
+
+    func thumbShown(at value: Double) -> Bool {
+        client.brightness(106 + Int(value * 520) + 8, 114) > 90
+    }
+
+    func lock(_ extra: [String] = [], environment: [String: String?] = [:]) throws -> Child {
+        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
+        return gate
+    }
+
+    /// The mapped top-level window on top of the stack.
+    func topWindow() -> Window? { client.mappedTopLevels().last }
+
+    @Test func lockedWithinAFewHundredMilliseconds() throws {
+        let started = now()
+        let gate = try screen.slidegate(LockModeTests.arguments)
+        #expect(eventually(within: 2) { !client.canGrabKeyboard() && !client.canGrabPointer() && covered() })
+        let elapsed = now() - started
+        #expect(elapsed < 0.4, "covered and grabbed after \(elapsed) s")
+        #expect(gate.isRunning)
+    }
+
+    @Test func aFocusedProbeWindowGetsNoKeysWhileLocked() throws {
+        let probe = XCreateSimpleWindow(client.display, client.root, 10, 10, 100, 100, 0, 0, 0)
+        XSelectInput(client.display, probe, KeyPressMask | KeyReleaseMask)
+        XMapRaised(client.display, probe)
+        XSync(client.display, 0)
+        #expect(eventually { client.mappedTopLevels().contains(probe) })
+        XSetInputFocus(client.display, probe, RevertToParent, 0)
+        XSync(client.display, 0)
+        let gate = try lock()
+        for keysym in [0x61, 0xff0d, 0x20, 0xff1b] { client.key(Int32(keysym)) }
+        sleep(seconds: 0.2)
+        var event = XEvent()
+        #expect(XCheckWindowEvent(client.display, probe, KeyPressMask | KeyReleaseMask, &event) == 0, "no key leaked")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+        XSetInputFocus(client.display, probe, RevertToParent, 0)
+        client.key(0x61)
+        #expect(eventually(within: 1) { XCheckWindowEvent(client.display, probe, KeyPressMask, &event) != 0 }, "the probe hears keys once unlocked")
+    }
+
+    @Test func aWindowMappedAboveTheCoverIsCoveredAgainWithin100Milliseconds() throws {
+        let gate = try lock()
+        let cover = try #require(topWindow())
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        let intruder = XCreateWindow(
+            client.display, client.root, 0, 0, 400, 300, 0, 24, UInt32(InputOutput), nil, UInt(CWOverrideRedirect), &attributes)
+        XMapRaised(client.display, intruder)
+        XSync(client.display, 0)
+        let mapped = now()
+        #expect(eventually(within: 1) { topWindow() == cover })
+        #expect(now() - mapped < 0.1, "on top again after \(now() - mapped) s")
+        XRaiseWindow(client.display, intruder)
+        XSync(client.display, 0)
+        let raised = now()
+        #expect(eventually(within: 1) { topWindow() == cover })
+        #expect(now() - raised < 0.1, "on top again after \(now() - raised) s")
+        #expect(gate.isRunning)
+    }
+
+    @Test func killingTheUIKeepsTheLockAndANewOneDraws() throws {
+        let gate = try lock()
+        let ui = try #require(children(of: gate.pid).first)
+        let cover = try #require(topWindow())
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var kids: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        XQueryTree(client.display, cover, &rootReturn, &parent, &kids, &count)
+        let sliderWindow = try #require(count == 1 ? kids?[0] : nil)
+        XFree(kids)
+        kill(ui, SIGKILL)
+        XClearWindow(client.display, sliderWindow)
+        XSync(client.display, 0)
+        let killed = now()
+        #expect(!thumbShown(at: 0), "the slider window was cleared")
+        #expect(eventually(within: 2) { thumbShown(at: 0) }, "a new UI draws the slider")
+        #expect(now() - killed < 0.5, "the slider was back after \(now() - killed) s")
+        #expect(covered())
+        #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "still grabbed")
+        #expect(children(of: gate.pid).first != ui)
+        #expect(gate.standardError.contains("the slider's drawing program ended (signal 9); starting another"))
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func theSleepLockIsClosedOnlyOnceLocked() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
+        XSync(client.display, 0)
+        let gate = try screen.slidegate(
+            LockModeTests.arguments, environment: ["XSS_SLEEP_LOCK_FD": "\(fds[1])"], keep: [fds[1]])
+        close(fds[1])
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        var byte: UInt8 = 0
+        sleep(seconds: 0.3)
+        #expect(read(fds[0], &byte, 1) == -1 && errno == EAGAIN, "still held while the grab is taken")
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        #expect(eventually { read(fds[0], &byte, 1) == 0 }, "closed once locked")
+        #expect(!client.canGrabKeyboard() && !client.canGrabPointer())
+        #expect(covered())
+        close(fds[0])
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func forkReturnsOnlyOnceLocked() throws {
+        let parent = try screen.slidegate(LockModeTests.arguments + ["--fork"])
+        #expect(parent.wait() == 0)
+        #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "grabbed when the parent returned")
+        #expect(covered())
+        #expect(eventually { thumbShown(at: 0) })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.canGrabKeyboard() && client.mappedTopLevels().isEmpty }, "the forked guard unlocked")
+    }
+
+    @Test func aBlankScreenCostsNoWakeUps() throws {
+        let gate = try lock()
+        let ui = try #require(children(of: gate.pid).first)
+        XForceScreenSaver(client.display, ScreenSaverActive)
+        XSync(client.display, 0)
+        sleep(seconds: 0.3)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 1.5)
+        let blank = try #require(contextSwitches(of: ui)) - before
+        #expect(blank == 0, "the UI woke \(blank) times while the screen was blank")
+        XForceScreenSaver(client.display, ScreenSaverReset)
+        XSync(client.display, 0)
+        sleep(seconds: 0.2)
+        let resumed = try #require(contextSwitches(of: ui))
+        sleep(seconds: 1)
+        #expect(try #require(contextSwitches(of: ui)) - resumed > 10, "the shimmer animates again")
+        #expect(gate.isRunning)
+    }
+
+    @Test func xssLockLocksOnScreenSaverActivation() throws {
+        let logind = try MockLogind()
+        let xssLock = try Child(
+            "/usr/bin/xss-lock", ["--session=c1", "--", slidegatePath] + LockModeTests.arguments,
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "DBUS_SYSTEM_BUS_ADDRESS": logind.address])
+        sleep(seconds: 0.5)
+        #expect(xssLock.isRunning, "xss-lock runs: \(xssLock.standardError)")
+        #expect(!covered())
+        try screen.run("/usr/bin/xset", "s", "activate")
+        #expect(eventually { !client.canGrabKeyboard() && !client.canGrabPointer() }, "xss-lock started slidegate")
+        client.move(5, 5)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "the lock shows once the screen saver ends")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.canGrabKeyboard() && client.mappedTopLevels().isEmpty }, "unlocked")
+        #expect(xssLock.isRunning)
+    }
+}
+
+/// A private D-Bus daemon standing in for the system bus, with python-dbusmock's logind on
+/// it and one session, "c1": what xss-lock needs to run outside a real login session.
+final class MockLogind {
+    let address: String
+    private let bus: Child
+    private let logind: Child
+    init() throws {
+        let addressFile = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).bus"
+        bus = try Child(
+            "/usr/bin/dbus-daemon", ["--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1"],
+            stdout: addressFile)
+        var found = ""
+        _ = eventually {
+            guard let f = fopen(addressFile, "r") else { return false }
+            defer { fclose(f) }
+            var buffer = [CChar](repeating: 0, count: 512)
+            guard fgets(&buffer, 512, f) != nil else { return false }
+            found = String(cString: buffer).filter { !$0.isNewline }
+            return !found.isEmpty
+        }
+        unlink(addressFile)
+        guard !found.isEmpty else { throw Child.SpawnError(path: "dbus-daemon (no address)", code: EIO) }
+        address = found
+        logind = try Child(
+            "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+        let added = eventually(within: 10) {
+            (try? Child(
+                "/usr/bin/dbus-send",
+                ["--system", "--print-reply", "--dest=org.freedesktop.login1", "/org/freedesktop/login1",
+                    "org.freedesktop.DBus.Mock.AddSession", "string:c1", "string:seat0", "uint32:0", "string:root", "boolean:true"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address]).wait(timeout: 5)) == 0
+        }
+        guard added else { throw Child.SpawnError(path: "python3 -m dbusmock (no logind session)", code: EIO) }
+    }
+}

@@ -1,0 +1,76 @@
+import CX11
+import Glibc
+import Testing
+
+/// Lock mode on Xorg with the dummy driver: real RandR monitors, plugged in, unplugged and
+/// made primary. DUMMY0 is a 1920x1080 monitor at 0,0; DUMMY1 is added as 1280x720.
+@Suite(.serialized) struct MonitorTests {
+    let screen: VirtualScreen
+    let client: Client
+    static let background = (16, 32, 48)
+
+    init() throws {
+        screen = try VirtualScreen(.dummy)
+        client = try Client(screen)
+    }
+
+    func xrandr(_ arguments: String...) throws {
+        let child = try Child("/usr/bin/xrandr", arguments, environment: ["DISPLAY": screen.name])
+        #expect(child.wait(timeout: 10) == 0, "xrandr \(arguments.joined(separator: " ")): \(child.standardError)")
+    }
+
+    func plugSecondMonitor() throws {
+        try xrandr("--addmode", "DUMMY1", "1280x720")
+        try xrandr("--output", "DUMMY1", "--mode", "1280x720", "--right-of", "DUMMY0")
+    }
+
+    func isBackground(_ points: [(Int, Int)]) -> Bool {
+        points.allSatisfy { client.pixel($0.0, $0.1) == Self.background }
+    }
+
+    /// The cover: the mapped top-level window, and its size.
+    func coverSize() -> (Int, Int)? {
+        guard let cover = client.mappedTopLevels().last else { return nil }
+        let g = client.geometry(cover)
+        return (g.width, g.height)
+    }
+
+    func lock() throws -> Child {
+        let gate = try screen.slidegate("--background", "#102030", "--foreground", "#ffffff")
+        #expect(eventually { !client.canGrabKeyboard() && coverSize() != nil }, "locked: \(gate.standardError)")
+        return gate
+    }
+
+    @Test func bothMonitorsCoveredAndTheSliderCentredOnThePrimary() throws {
+        try plugSecondMonitor()
+        try xrandr("--output", "DUMMY1", "--primary")
+        let gate = try lock()
+        #expect(eventually { coverSize()! == (3200, 1080) })
+        #expect(isBackground([(5, 5), (1900, 1070), (1925, 5), (3195, 715), (2500, 1000)]), "every monitor covered")
+        // On the 1280x720 primary: a 378x54 slider at (1920 + 451, 535), padding 4.
+        #expect(eventually { client.brightness(2371 + 4 + 8, 535 + 4 + 8) > 90 }, "the thumb rests on the primary")
+        #expect(client.brightness(1920 / 2, 1080 * 78 / 100) < 60, "nothing on the other monitor")
+        client.drag(from: (2371 + 4 + 23, 562), to: (3190, 562))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func theCoverFollowsHotplugWithin100Milliseconds() throws {
+        let gate = try lock()
+        #expect(coverSize()! == (1920, 1080))
+        try plugSecondMonitor()
+        let plugged = now()
+        #expect(eventually(within: 1) { coverSize()! == (3200, 1080) })
+        #expect(now() - plugged < 0.1, "the cover grew after \(now() - plugged) s")
+        #expect(eventually { isBackground([(2500, 300), (3195, 1075)]) }, "the new monitor is covered")
+        try xrandr("--output", "DUMMY1", "--off")
+        let unplugged = now()
+        #expect(eventually(within: 1) { coverSize()! == (1920, 1080) })
+        #expect(now() - unplugged < 0.1, "the cover shrank after \(now() - unplugged) s")
+        try xrandr("--output", "DUMMY0", "--mode", "1280x720")
+        #expect(eventually(within: 1) { coverSize()! == (1280, 720) }, "the cover follows a resolution change")
+        // The slider is laid out again on the 1280x720 monitor: 378x54 at (451, 535).
+        #expect(eventually { client.brightness(451 + 4 + 8, 535 + 4 + 8) > 90 }, "the slider moved with the layout")
+        client.drag(from: (451 + 4 + 23, 562), to: (1270, 562))
+        #expect(gate.wait() == 0)
+    }
+}
