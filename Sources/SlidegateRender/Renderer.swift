@@ -11,6 +11,8 @@ public final class Renderer {
     private let fontMap: FontMap
     private var texts: [String: ShapedText] = [:]
     private let shimmer: Shimmer
+    private var baseImage: OpaquePointer?
+    private var thumbImages: [Bool: OpaquePointer] = [:]
 
     /// - Parameters:
     ///   - layout: where the slider is, in the target surface's coordinates.
@@ -39,6 +41,8 @@ public final class Renderer {
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
+        if let baseImage { cairo_surface_destroy(baseImage) }
+        thumbImages.values.forEach { cairo_surface_destroy($0) }
     }
 
     private var trackColor: Color { background.mixed(with: foreground.fading(1), 0.10).opaque(like: background) }
@@ -48,22 +52,129 @@ public final class Renderer {
 
     /// Paints the whole slider rectangle for `scene`.
     public func draw(_ scene: Scene, into cr: OpaquePointer) throws(RenderError) {
+        try draw(scene, into: cr, clip: layout.bounds)
+    }
+
+    /// Paints only what changed since `previous` was painted into the same surface (all of
+    /// it when `previous` is nil); returns the rectangle it repainted, or nil when nothing
+    /// changed. While the shimmer runs that is the band's path through the text.
+    @discardableResult
+    public func draw(_ scene: Scene, after previous: Scene?, into cr: OpaquePointer) throws(RenderError) -> Rect? {
+        guard let dirty = try changedRect(from: previous, to: scene) else { return nil }
+        try draw(scene, into: cr, clip: dirty)
+        return dirty
+    }
+
+    private func draw(_ scene: Scene, into cr: OpaquePointer, clip: Rect) throws(RenderError) {
         let b = layout.bounds
         cairo_save(cr)
-        cairo_rectangle(cr, b.x, b.y, b.width, b.height)
+        cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
         cairo_clip(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cr, try base(), b.x, b.y)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        if let label = scene.label, label.alpha > 0 {
+            try drawLabel(label, cr)
+        }
+        let thumb = thumbRect(scene.thumbValue)
+        cairo_set_source_surface(cr, try thumbImage(busy: scene.busy), thumb.x, thumb.y)
+        cairo_paint(cr)
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
+    }
+
+    /// The thumb's rectangle, on whole pixels so its cached image stays sharp.
+    private func thumbRect(_ value: Double) -> Rect {
+        let r = layout.thumb(at: value)
+        return Rect(x: r.x.rounded(), y: r.y.rounded(), width: r.width, height: r.height)
+    }
+
+    /// The rectangle that differs between two scenes, or nil when they look the same.
+    func changedRect(from old: Scene?, to new: Scene) throws(RenderError) -> Rect? {
+        guard let old else { return layout.bounds }
+        var dirty: Rect?
+        func add(_ r: Rect?) {
+            guard let r else { return }
+            dirty = dirty.map { $0.union(r) } ?? r
+        }
+        if thumbRect(old.thumbValue) != thumbRect(new.thumbValue) || old.busy != new.busy {
+            add(thumbRect(old.thumbValue))
+            add(thumbRect(new.thumbValue))
+        }
+        if old.label != new.label {
+            if let a = old.label, let b = new.label, a.text == b.text, a.placement == b.placement, a.alpha == b.alpha,
+                case .shimmer(let bandA) = a.emphasis, case .shimmer(let bandB) = b.emphasis
+            {
+                add(try bandRect(a, bandA))
+                add(try bandRect(b, bandB))
+            } else {
+                add(try labelRect(old.label))
+                add(try labelRect(new.label))
+            }
+        }
+        return dirty.map { $0.intersection(layout.bounds) }.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+    }
+
+    /// Where a label's pixels are, in the target's coordinates.
+    private func labelRect(_ label: Scene.Label?) throws(RenderError) -> Rect? {
+        guard let label, let placed = try place(label) else { return nil }
+        return Rect(
+            x: placed.x + placed.text.imageX, y: placed.y + placed.text.imageY,
+            width: Double(cairo_image_surface_get_width(placed.text.image)),
+            height: Double(cairo_image_surface_get_height(placed.text.image)))
+    }
+
+    /// The part of a label the shimmer band brightens (nil band: none), whole pixels.
+    private func bandRect(_ label: Scene.Label, _ band: Double?) throws(RenderError) -> Rect? {
+        guard let band, let placed = try place(label), let whole = try labelRect(label) else { return nil }
+        let half = shimmer.bandWidth / 2 * placed.text.width
+        let centre = placed.x + placed.text.logicalX + band * placed.text.width
+        let left = (centre - half).rounded(.down) - 1
+        let right = (centre + half).rounded(.up) + 1
+        return Rect(x: left, y: whole.y, width: right - left, height: whole.height).intersection(whole)
+    }
+
+    /// The background and the track, drawn once.
+    private func base() throws(RenderError) -> OpaquePointer {
+        if let cached = baseImage { return cached }
+        let b = layout.bounds
+        let image = try Self.imageSurface(Int(b.width), Int(b.height))
+        let cr = cairo_create(image)!
+        defer { cairo_destroy(cr) }
+        cairo_translate(cr, -b.x, -b.y)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         setColor(cr, background)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         drawTrack(cr)
-        if let label = scene.label, label.alpha > 0 {
-            try drawLabel(label, cr)
+        cairo_surface_flush(image)
+        baseImage = image
+        return image
+    }
+
+    /// The thumb with its arrow (or, busy, three dots), drawn once each.
+    private func thumbImage(busy: Bool) throws(RenderError) -> OpaquePointer {
+        if let cached = thumbImages[busy] { return cached }
+        let side = layout.thumbSide
+        let image = try Self.imageSurface(Int(side), Int(side))
+        let cr = cairo_create(image)!
+        defer { cairo_destroy(cr) }
+        drawThumb(cr, Rect(x: 0, y: 0, width: side, height: side), busy: busy)
+        cairo_surface_flush(image)
+        thumbImages[busy] = image
+        return image
+    }
+
+    private static func imageSurface(_ width: Int, _ height: Int) throws(RenderError) -> OpaquePointer {
+        let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(width, 1)), Int32(max(height, 1)))!
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            throw RenderError(status: status, "allocating a \(width)x\(height) image")
         }
-        drawThumb(cr, layout.thumb(at: scene.thumbValue), busy: scene.busy)
-        cairo_restore(cr)
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
+        return image
     }
 
     private func cornerRadius(for side: Double) -> Double { side * 0.22 }
@@ -107,12 +218,19 @@ public final class Renderer {
         cairo_stroke(cr)
     }
 
-    private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer) throws(RenderError) {
+    /// A label's shaped text and the whole-pixel origin it is drawn at, or nil when its
+    /// area has no room.
+    private func place(_ label: Scene.Label) throws(RenderError) -> (text: ShapedText, x: Double, y: Double)? {
         let area = label.placement == .afterThumb ? layout.labelArea : layout.areaBeforeEnd
-        guard area.width >= 1 else { return }
+        guard area.width >= 1 else { return nil }
         let text = try shaped(label.text, width: area.width)
-        let originX = (area.midX - text.logicalX - text.width / 2).rounded()
-        let originY = (area.midY - text.logicalY - text.height / 2).rounded()
+        let x = (area.midX - text.logicalX - text.width / 2).rounded()
+        let y = (area.midY - text.logicalY - text.height / 2).rounded()
+        return (text, x, y)
+    }
+
+    private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer) throws(RenderError) {
+        guard let (text, originX, originY) = try place(label) else { return }
         cairo_set_source_surface(cr, text.image, originX + text.imageX, originY + text.imageY)
         let alpha = foreground.alpha * label.alpha
         switch label.emphasis {
@@ -121,6 +239,15 @@ public final class Renderer {
         case .shimmer(nil):
             cairo_paint_with_alpha(cr, alpha * shimmer.dimAlpha)
         case .shimmer(let band?):
+            // The band's rectangle gets the gradient; the rest of the text is painted dim
+            // exactly as with no band, so repainting only the band's path stays exact.
+            guard let whole = try labelRect(label), let lit = try bandRect(label, band) else { return }
+            cairo_save(cr)
+            cairo_rectangle(cr, whole.x, whole.y, lit.x - whole.x, whole.height)
+            cairo_rectangle(cr, lit.maxX, whole.y, whole.maxX - lit.maxX, whole.height)
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, alpha * shimmer.dimAlpha)
+            cairo_restore(cr)
             let half = shimmer.bandWidth / 2 * text.width
             let centre = originX + text.logicalX + band * text.width
             let mask = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
@@ -128,7 +255,11 @@ public final class Renderer {
             cairo_pattern_add_color_stop_rgba(mask, 0.5, 0, 0, 0, alpha)
             cairo_pattern_add_color_stop_rgba(mask, 1, 0, 0, 0, alpha * shimmer.dimAlpha)
             cairo_pattern_set_extend(mask, CAIRO_EXTEND_PAD)
+            cairo_save(cr)
+            cairo_rectangle(cr, lit.x, lit.y, lit.width, lit.height)
+            cairo_clip(cr)
             cairo_mask(cr, mask)
+            cairo_restore(cr)
             cairo_pattern_destroy(mask)
         }
     }

@@ -199,12 +199,13 @@ public final class Runner {
         }
     }
 
-    /// Repaints the back buffer and copies it to the window when the scene changed.
+    /// Repaints what changed in the back buffer and sends that part to the window.
     private func paint(at now: Double) throws(UserError) {
         let scene = gate.scene(at: now)
         guard scene != shown else { return }
-        try surface.paint(scene, with: renderer)
-        surface.present(on: stage.window, x: stage.sliderOrigin.x, y: stage.sliderOrigin.y)
+        if let dirty = try surface.paint(scene, after: shown, with: renderer) {
+            surface.present(on: stage.window, x: stage.sliderOrigin.x, y: stage.sliderOrigin.y, rect: dirty)
+        }
         shown = scene
     }
 }

@@ -1,60 +1,80 @@
 import CGraphics
 import CX11
+import CXShim
 import SlidegateCore
-import SlidegateXlib
 import SlidegateRender
+import SlidegateXlib
 
-/// The slider's back buffer: a pixmap the size of the slider that the renderer paints
-/// into, copied onto the window in one request so nothing flickers. Owns the pixmap, its
-/// Cairo surface and context, and the GC used for the copy.
+/// The slider's back buffer: a Cairo image in this process that the renderer paints into,
+/// of which only the changed rectangle is sent to the window (one PutImage), so a shimmer
+/// frame moves a few kilobytes and the X server composites nothing. Owns the image, the
+/// XImage header that describes it to Xlib, and a GC.
 final class SliderSurface {
     private let display: XDisplay
-    let pixmap: Pixmap
     private let gc: GC
     private let surface: OpaquePointer
     private let cr: OpaquePointer
+    private let image: UnsafeMutablePointer<XImage>
     let width: Int
     let height: Int
 
+    /// - Throws: when the window's visual is not 24- or 32-bit true colour with 8-bit red,
+    ///   green and blue (every X server in use today), or memory runs out.
     init(display: XDisplay, drawable: Drawable, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int)
         throws(UserError)
     {
+        let v = visual.pointee
+        guard depth == 24 || depth == 32, v.red_mask == 0xff0000, v.green_mask == 0x00ff00, v.blue_mask == 0x0000ff else {
+            throw UserError("the X server's visual (depth \(depth)) is not 24- or 32-bit true colour", status: .internalError)
+        }
         self.display = display
         self.width = width
         self.height = height
-        pixmap = XCreatePixmap(display.pointer, drawable, UInt32(width), UInt32(height), UInt32(depth))
-        gc = XCreateGC(display.pointer, pixmap, 0, nil)
-        surface = cairo_xlib_surface_create(display.pointer, pixmap, visual, Int32(width), Int32(height))
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         cr = cairo_create(surface)
         let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else {
+        let data = cairo_image_surface_get_data(surface)
+        guard status == CAIRO_STATUS_SUCCESS, let data,
+            let ximage = XCreateImage(
+                display.pointer, visual, UInt32(depth), ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
+                UInt32(width), UInt32(height), 32, cairo_image_surface_get_stride(surface))
+        else {
             cairo_destroy(cr)
             cairo_surface_destroy(surface)
-            XFreeGC(display.pointer, gc)
-            XFreePixmap(display.pointer, pixmap)
-            throw UserError("cannot draw on the X server: \(String(cString: cairo_status_to_string(status)))", status: .internalError)
+            throw UserError("cannot allocate the slider's \(width)x\(height) image", status: .internalError)
         }
+        ximage.pointee.byte_order = LSBFirst
+        image = ximage
+        gc = XCreateGC(display.pointer, drawable, 0, nil)
     }
 
     deinit {
+        image.pointee.data = nil
+        sg_image_destroy(image)
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
         XFreeGC(display.pointer, gc)
-        XFreePixmap(display.pointer, pixmap)
     }
 
-    /// Paints `scene` into the back buffer.
-    func paint(_ scene: Scene, with renderer: Renderer) throws(UserError) {
+    /// Paints what changed between `previous` and `scene`; returns that rectangle.
+    func paint(_ scene: Scene, after previous: Scene?, with renderer: Renderer) throws(UserError) -> Rect? {
         do {
-            try renderer.draw(scene, into: cr)
+            let dirty = try renderer.draw(scene, after: previous, into: cr)
+            cairo_surface_flush(surface)
+            return dirty
         } catch {
             throw UserError("cannot draw the slider: \(error.description)", status: .internalError)
         }
-        cairo_surface_flush(surface)
     }
 
-    /// Copies the back buffer onto `window` at (x, y).
-    func present(on window: Window, x: Int, y: Int) {
-        XCopyArea(display.pointer, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), Int32(x), Int32(y))
+    /// Sends `rect` of the image (all of it by default) to `window`, whose slider starts at
+    /// (x, y).
+    func present(on window: Window, x: Int, y: Int, rect: Rect? = nil) {
+        let r = rect ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let left = Int32(r.x.rounded(.down))
+        let top = Int32(r.y.rounded(.down))
+        let w = UInt32((r.maxX.rounded(.up) - r.x.rounded(.down)))
+        let h = UInt32((r.maxY.rounded(.up) - r.y.rounded(.down)))
+        XPutImage(display.pointer, window, gc, image, left, top, Int32(x) + left, Int32(y) + top, w, h)
     }
 }

@@ -105,3 +105,51 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         #expect(GoldenImage.maxDifference(a, b) == 0)
     }
 }
+
+@Suite struct IncrementalRenderingTests {
+    /// A run of frames as the gate produces them: shimmer sweeping, a drag, a spring-back.
+    func frames() -> [Scene] {
+        let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72))
+        var gate = Gate(settings: Gate.Settings(text: "slide to unlock"), layout: layout, start: 0)
+        var scenes = stride(from: 0.0, through: 1.05, by: 1.0 / 60).map { gate.scene(at: $0) }
+        _ = gate.handle(.press(x: 30, y: 36), at: 2)
+        for (i, x) in [40.0, 90, 91, 160, 230].enumerated() {
+            _ = gate.handle(.motion(x: x, y: 36), at: 2 + Double(i) * 0.02)
+            scenes.append(gate.scene(at: 2 + Double(i) * 0.02))
+        }
+        _ = gate.handle(.release, at: 2.2)
+        scenes += stride(from: 2.2, through: 2.7, by: 1.0 / 60).map { gate.scene(at: $0) }
+        return scenes
+    }
+
+    @Test func repaintingOnlyWhatChangedGivesTheSamePixelsAsRepaintingEverything() throws {
+        let renderer = try GoldenImage.renderer()
+        let incremental = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 72)!
+        defer { cairo_surface_destroy(incremental) }
+        let cr = cairo_create(incremental)!
+        defer { cairo_destroy(cr) }
+        var previous: Scene?
+        var smallRepaints = 0
+        for scene in frames() {
+            let dirty = try renderer.draw(scene, after: previous, into: cr)
+            if let dirty, dirty.width * dirty.height < 480 * 72 / 4 { smallRepaints += 1 }
+            previous = scene
+            cairo_surface_flush(incremental)
+            let full = try GoldenImage.render(scene, with: renderer)
+            defer { cairo_surface_destroy(full) }
+            #expect(GoldenImage.maxDifference(incremental, full) == 0, "frame \(scene)")
+        }
+        #expect(smallRepaints > 40, "shimmer frames repaint a small band, not the slider")
+    }
+
+    @Test func anUnchangedSceneRepaintsNothing() throws {
+        let renderer = try GoldenImage.renderer()
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 72)!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        let scene = Scene(thumbValue: 0, label: nil, busy: false)
+        #expect(try renderer.draw(scene, after: nil, into: cr) == Rect(x: 0, y: 0, width: 480, height: 72))
+        #expect(try renderer.draw(scene, after: scene, into: cr) == nil)
+    }
+}
