@@ -2,6 +2,10 @@
 #include "CXShim.h"
 
 #include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -70,4 +74,41 @@ int sg_read_signal(int fd) {
     struct signalfd_siginfo info;
     ssize_t n = read(fd, &info, sizeof info);
     return n == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
+}
+
+/* Whether an smaps line starts a mapping ("lo-hi perms offset dev inode path") rather than
+   giving one of its fields ("Name:   value kB"). */
+static int starts_mapping(const char *line) {
+    const char *dash = strchr(line, '-');
+    const char *space = strchr(line, ' ');
+    return dash && space && dash < space;
+}
+
+int sg_shed_startup_pages(void) {
+    malloc_trim(0);
+    FILE *smaps = fopen("/proc/self/smaps", "re");
+    if (!smaps) return 0;
+    char line[512];
+    unsigned long start = 0, end = 0;
+    int candidate = 0, dropped = 0;
+    while (fgets(line, sizeof line, smaps)) {
+        if (starts_mapping(line)) {
+            char *cursor;
+            start = strtoul(line, &cursor, 16);
+            end = strtoul(cursor + 1, &cursor, 16);
+            const char *perms = cursor + 1;
+            /* Skip perms, offset and device; the inode is then the fourth field. */
+            strtoul(perms + 5, &cursor, 16);
+            while (*cursor == ' ') cursor++;
+            while (*cursor && *cursor != ' ') cursor++;
+            unsigned long inode = strtoul(cursor, &cursor, 10);
+            while (*cursor == ' ') cursor++;
+            candidate = inode != 0 && perms[1] != 'w' && *cursor == '/';
+        } else if (candidate && strncmp(line, "Anonymous:", 10) == 0) {
+            if (strtoul(line + 10, NULL, 10) == 0 && madvise((void *)start, end - start, MADV_DONTNEED) == 0) dropped++;
+            candidate = 0;
+        }
+    }
+    fclose(smaps);
+    return dropped;
 }

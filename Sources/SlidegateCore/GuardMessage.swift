@@ -4,6 +4,9 @@
 /// are seconds on the monotonic clock, which both processes share, so both gates see the
 /// same input at the same moments.
 public enum GuardMessage: Equatable, Sendable {
+    /// The window to draw the slider in, once the guard has locked. The UI starts before
+    /// that, so it loads its fonts while the guard takes the grabs.
+    case window(UInt)
     /// The slider's size; the UI lays out anew.
     case layout(width: Int, height: Int)
     /// The gate's state, sent when a UI starts.
@@ -13,6 +16,7 @@ public enum GuardMessage: Equatable, Sendable {
 
     public var line: String {
         switch self {
+        case .window(let id): "window \(id)"
         case .layout(let w, let h): "layout \(w) \(h)"
         case .state(let s): "state \(Self.words(s.phase).joined(separator: " ")) \(s.messageUntil.map { "\($0)" } ?? "-")"
         case .input(let input, let t): "input \(t) \(Self.words(input).joined(separator: " "))"
@@ -24,6 +28,9 @@ public enum GuardMessage: Equatable, Sendable {
         guard let kind = words.first else { return nil }
         let rest = Array(words.dropFirst())
         switch kind {
+        case "window":
+            guard rest.count == 1, let id = UInt(rest[0]) else { return nil }
+            self = .window(id)
         case "layout":
             guard rest.count == 2, let w = Int(rest[0]), let h = Int(rest[1]) else { return nil }
             self = .layout(width: w, height: h)

@@ -27,7 +27,7 @@ public final class Guard {
     private let launch: Launch
     private let display: XDisplay
     private let signals: SignalWatch
-    private let cover: LockCover
+    private var cover: LockCover!
     private var gate: Gate
     private var ui: UIProcess?
     private var uiRestartAt: Double?
@@ -63,12 +63,15 @@ public final class Guard {
         if !OutOfMemoryProtection.set(-1000) {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
-        let cover = try LockCover(display: display, background: options.background, slider: Self.sliderGeometry(options))
-        self.cover = cover
+        gate = Gate(settings: options.gateSettings, layout: Self.localLayout(.init(x: 0, y: 0, width: 0, height: 0)), start: 0)
+        // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
+        // that it is the guard's child.
+        cover = try LockCover(display: display, background: options.background, slider: Self.sliderGeometry(options))
         gate = Gate(settings: options.gateSettings, layout: Self.localLayout(cover.slider), start: monotonicNow())
         if let sleepLock { close(sleepLock) }
         if launch.fork { try forkOnceLocked() }
         startUI()
+        shedStartupPages()
     }
 
     private static func sliderGeometry(_ options: Options) -> Geometry? {
@@ -214,18 +217,23 @@ public final class Guard {
         return nil
     }
 
-    /// Starts a UI and hands it the slider's size and the gate's state.
+    /// Starts a UI; once locked, hands it the slider window, its size and the gate's state.
     private func startUI() {
         uiRestartAt = nil
         do {
-            let started = try UIProcess(path: launch.uiPath, window: cover.sliderWindow, arguments: launch.arguments)
-            started.send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
-            started.send(.state(gate.snapshot))
+            let started = try UIProcess(path: launch.uiPath, arguments: launch.arguments)
             ui = started
+            if cover != nil { attach(started) }
         } catch {
             report("cannot start the slider's drawing program: \(error.description); trying again")
             scheduleRestart()
         }
+    }
+
+    private func attach(_ ui: UIProcess) {
+        ui.send(.window(cover.sliderWindow))
+        ui.send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+        ui.send(.state(gate.snapshot))
     }
 
     /// The UI died: the screen stays covered and grabbed; a new UI starts at once, or after

@@ -12,7 +12,6 @@ final class LockCover {
     let cover: Window
     /// The window the UI draws the slider into, a child of `cover`.
     let sliderWindow: Window
-    private let cursor: Cursor
     private let sliderGeometry: Geometry?
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -27,13 +26,9 @@ final class LockCover {
     init(display: XDisplay, background: Color, slider geometry: Geometry?) throws(UserError) {
         self.display = display
         let dpy = display.pointer
-        cursor = XCreateFontCursor(dpy, UInt32(XC_left_ptr))
-        do throws(UserError) {
-            try Self.grab(display, cursor: cursor)
-        } catch {
-            XFreeCursor(dpy, cursor)
-            throw error
-        }
+        // No cursor of our own: the pointer keeps the desktop's root cursor. Creating one
+        // would make Xlib load libXcursor (a cursor theme), which a static guard must not.
+        try Self.grab(display)
         sliderGeometry = geometry
         let depth = XDefaultDepth(dpy, display.screen)
         let visual = XDefaultVisual(dpy, display.screen)
@@ -65,7 +60,6 @@ final class LockCover {
         XUngrabPointer(dpy, UInt(CurrentTime))
         XUngrabKeyboard(dpy, UInt(CurrentTime))
         XDestroyWindow(dpy, cover)
-        XFreeCursor(dpy, cursor)
         XSync(dpy, 0)
     }
 
@@ -129,8 +123,7 @@ final class LockCover {
     func regrab() {
         let dpy = display.pointer
         XGrabKeyboard(dpy, display.root, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
-        XGrabPointer(
-            dpy, display.root, 0, UInt32(Self.pointerEvents), GrabModeAsync, GrabModeAsync, 0, cursor, UInt(CurrentTime))
+        XGrabPointer(dpy, display.root, 0, UInt32(Self.pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
     }
 
     private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
@@ -138,7 +131,7 @@ final class LockCover {
     /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`
     /// seconds; between tries input focus moves to a window of ours so that menus holding
     /// a grab close.
-    private static func grab(_ display: XDisplay, cursor: Cursor) throws(UserError) {
+    private static func grab(_ display: XDisplay) throws(UserError) {
         let dpy = display.pointer
         let start = monotonicNow()
         var keyboard: Int32 = GrabNotViewable
@@ -154,7 +147,7 @@ final class LockCover {
             }
             if pointer != GrabSuccess {
                 pointer = XGrabPointer(
-                    dpy, display.root, 0, UInt32(pointerEvents), GrabModeAsync, GrabModeAsync, 0, cursor, UInt(CurrentTime))
+                    dpy, display.root, 0, UInt32(pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
             }
             if keyboard == GrabSuccess && pointer == GrabSuccess { return }
             let elapsed = monotonicNow() - start
@@ -170,7 +163,7 @@ final class LockCover {
             if notice == nil && elapsed >= noticeDelay { notice = LockingNotice(display) }
             XSync(dpy, 0)
             _ = sg_take_x_error()
-            usleep(10_000)
+            usleep(2_000)
         }
         if keyboard == GrabSuccess { XUngrabKeyboard(dpy, UInt(CurrentTime)) }
         if pointer == GrabSuccess { XUngrabPointer(dpy, UInt(CurrentTime)) }
@@ -218,3 +211,4 @@ private final class LockingNotice {
         XDestroyWindow(display.pointer, window)
     }
 }
+

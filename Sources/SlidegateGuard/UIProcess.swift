@@ -9,12 +9,12 @@ final class UIProcess {
     private let pipeEnd: Int32
     let started: Double
 
-    init(path: String, window: UInt, arguments: [String]) throws(ChildProcessError) {
+    init(path: String, arguments: [String]) throws(ChildProcessError) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw ChildProcessError(path: "pipe", code: errno) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         do {
-            process = try ChildProcess(path, [path, "--lock-ui", "\(window)"] + arguments, descriptors: [3: fds[0]])
+            process = try ChildProcess(path, [path, "--lock-ui"] + arguments, descriptors: [3: fds[0]])
         } catch {
             close(fds[0])
             close(fds[1])
@@ -24,7 +24,13 @@ final class UIProcess {
         pipeEnd = fds[1]
         _ = fcntl(pipeEnd, F_SETFL, O_NONBLOCK)
         started = monotonicNow()
+        // Drawing is never urgent next to locking: while the UI loads its libraries and
+        // fonts (about 12 ms of CPU) the guard, the X server and the session keep the CPU.
+        // It needs little CPU afterwards, and a task that mostly sleeps still wakes promptly.
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.pid), Self.niceness)
     }
+
+    static let niceness: Int32 = 10
 
     deinit {
         close(pipeEnd)

@@ -9,7 +9,7 @@ public final class Renderer {
     public let foreground: Color
     private let context: OpaquePointer
     private let fontMap: FontMap
-    private var texts: [String: ShapedText] = [:]
+    private var texts: [(string: String, width: Double, text: ShapedText)] = []
     private let shimmer: Shimmer
     private var baseImage: OpaquePointer?
     private var thumbImages: [Bool: OpaquePointer] = [:]
@@ -270,11 +270,12 @@ public final class Renderer {
         return (t.logicalX, t.width)
     }
 
+    /// The shaped text for a string at a width; a renderer sees a handful (the label, the
+    /// busy and failure messages), so a list compared by value is the cheapest cache.
     private func shaped(_ string: String, width: Double) throws(RenderError) -> ShapedText {
-        let key = "\(Int(width))\u{0}\(string)"
-        if let cached = texts[key] { return cached }
+        if let cached = texts.first(where: { $0.width == width && $0.string == string }) { return cached.text }
         let text = try ShapedText(string, width: width, context: context, color: foreground)
-        texts[key] = text
+        texts.append((string, width, text))
         return text
     }
 

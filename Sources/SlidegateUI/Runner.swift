@@ -16,13 +16,14 @@ public final class Runner {
     private let signals: SignalWatch
     private let stage: any Stage
     private let blanking: Blanking
-    private let fontMap = FontMap()
+    private let fontMap: FontMap
     private let guardPipe: GuardPipe?
     private var gate: Gate
     private var surface: SliderSurface
     private var renderer: Renderer
     private var shown: Scene?
     private var command: ChildProcess?
+    private var shedAfterFirstFrame = true
 
     /// Windowed mode: runs until the gate ends; returns its exit status, after saying why
     /// on stderr when it is an error.
@@ -31,36 +32,59 @@ public final class Runner {
             guard case .windowed(let geometry) = options.mode else {
                 throw UserError("internal: windowed mode without --geometry", status: .internalError)
             }
+            let signals = SignalWatch()
             let display = try XDisplay()
-            return try Runner(options, display, SliderWindow(display: display, geometry: geometry, options: options), nil)
+            let stage = SliderWindow(display: display, geometry: geometry, options: options)
+            return try Runner(options, display, signals, FontMap(), stage, nil).loop()
         }
     }
 
-    /// Lock mode's UI: draws into the guard's `window`, reading the guard's messages from
-    /// descriptor 3, until the guard closes the pipe.
-    public static func runLockUI(_ options: Options, window: UInt) -> ExitStatus {
+    /// Lock mode's UI: loads its fonts, waits for the guard to name the slider window (on
+    /// descriptor 3, once the screen is locked), then draws into it, following the guard's
+    /// messages, until the guard closes the pipe.
+    public static func runLockUI(_ options: Options) -> ExitStatus {
         OutOfMemoryProtection.set(300)
         return run { () throws(UserError) in
+            let signals = SignalWatch()
             let display = try XDisplay()
-            return try Runner(options, display, GuardedWindow(display: display, window: window), GuardPipe(descriptor: 3))
+            let fontMap = FontMap()
+            fontMap.warm(family: "Sans")
+            let pipe = GuardPipe(descriptor: 3)
+            while true {
+                let ready = try waitReadable([pipe.descriptor, signals.fileDescriptor], timeout: nil)
+                if ready[1], let signal = signals.pending().first(where: { $0 != SIGCHLD }) { return .signal(signal) }
+                guard ready[0] else { continue }
+                guard let messages = pipe.read() else { return .completed }
+                guard let index = messages.firstIndex(where: { if case .window = $0 { true } else { false } }),
+                    case .window(let id) = messages[index]
+                else { continue }
+                let stage = try GuardedWindow(display: display, window: id)
+                let runner = try Runner(options, display, signals, fontMap, stage, pipe)
+                try runner.apply(Array(messages[(index + 1)...]))
+                return try runner.loop()
+            }
         }
     }
 
-    private static func run(_ make: () throws(UserError) -> Runner) -> ExitStatus {
+    private static func run(_ body: () throws(UserError) -> ExitStatus) -> ExitStatus {
         do {
-            return try make().loop()
+            return try body()
         } catch {
             report(error.message)
             return error.status
         }
     }
 
-    private init(_ options: Options, _ display: XDisplay, _ stage: any Stage, _ guardPipe: GuardPipe?) throws(UserError) {
+    private init(
+        _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ fontMap: FontMap, _ stage: any Stage,
+        _ guardPipe: GuardPipe?
+    ) throws(UserError) {
         self.options = options
         self.display = display
+        self.signals = signals
+        self.fontMap = fontMap
         self.stage = stage
         self.guardPipe = guardPipe
-        signals = SignalWatch()
         blanking = Blanking(display)
         gate = Gate(settings: options.gateSettings, layout: SliderLayout(bounds: stage.slider), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
@@ -100,6 +124,10 @@ public final class Runner {
                 deadline = gate.nextActionDeadline
             }
             XFlush(display.pointer)
+            if shedAfterFirstFrame && shown != nil {
+                shedAfterFirstFrame = false
+                shedStartupPages()
+            }
             let ready = try waitReadable(descriptors, timeout: deadline.map { $0 - monotonicNow() })
             if ready[1], let status = handleSignals() { return status }
             if ready.count > 2, ready[2], let status = try readGuard() { return status }
@@ -124,9 +152,16 @@ public final class Runner {
     /// Lock mode: applies the guard's messages. The guard closing the pipe ends the UI.
     private func readGuard() throws(UserError) -> ExitStatus? {
         guard let guardPipe, let messages = guardPipe.read() else { return .completed }
+        try apply(messages)
+        return nil
+    }
+
+    private func apply(_ messages: [GuardMessage]) throws(UserError) {
         for message in messages {
             blanking.inputArrived()
             switch message {
+            case .window:
+                continue
             case .layout(let width, let height):
                 guard let window = stage as? GuardedWindow else { continue }
                 window.resize(width: width, height: height)
@@ -137,7 +172,6 @@ public final class Runner {
                 _ = gate.handle(input, at: time)
             }
         }
-        return nil
     }
 
     private func relayout() throws(UserError) {

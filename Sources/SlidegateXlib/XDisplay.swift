@@ -114,3 +114,10 @@ public func monotonicNow() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+
+/// Once started, gives back the memory only start-up needed: freed heap, and the mappings
+/// of code and read-only data used while loading (they stay in the page cache and return
+/// without I/O if needed again). Called once the lock is up and once the first frame is.
+public func shedStartupPages() {
+    _ = sg_shed_startup_pages()
+}

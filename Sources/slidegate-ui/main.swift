@@ -4,18 +4,11 @@ import SlidegateUI
 import SlidegateXlib
 
 // slidegate's drawing program. `slidegate` runs it: in windowed mode in its place, and in
-// lock mode as `slidegate-ui --lock-ui WINDOW OPTION...` inside the guard's window, with the
-// guard's messages on descriptor 3. It takes slidegate's options.
+// lock mode as `slidegate-ui --lock-ui OPTION...`, drawing inside the guard's window, with
+// the guard's messages on descriptor 3. It takes slidegate's options.
 var arguments = Array(CommandLine.arguments.dropFirst())
-var lockWindow: UInt?
-if arguments.first == "--lock-ui" {
-    guard arguments.count >= 2, let window = UInt(arguments[1]) else {
-        report("--lock-ui: expected a window id")
-        exit(ExitStatus.usage.code)
-    }
-    lockWindow = window
-    arguments.removeFirst(2)
-}
+let lockUI = arguments.first == "--lock-ui"
+if lockUI { arguments.removeFirst() }
 
 let status: ExitStatus
 do {
@@ -27,8 +20,8 @@ do {
         print(Options.version)
         status = .completed
     case .run(let options):
-        if let lockWindow {
-            status = Runner.runLockUI(options, window: lockWindow)
+        if lockUI {
+            status = Runner.runLockUI(options)
         } else if case .windowed = options.mode {
             status = Runner.runWindowed(options)
         } else {

@@ -120,7 +120,8 @@ final class Child {
     }
 }
 
-/// The slidegate binary built beside this test bundle.
+/// The slidegate binary built beside this test bundle (by `swift build`, which ./dev test
+/// runs first; the test target cannot depend on the static guard executable).
 let slidegatePath: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, 4095)

@@ -24,6 +24,13 @@ void sg_image_destroy(XImage *image);
    Returns ppoll's result (-1 with errno on failure). */
 int sg_wait_readable(const int *fds, int count, double timeout, int *ready);
 
+/* Gives pages no longer needed back to the kernel: malloc_trim(0), then MADV_DONTNEED on
+   every read-only, file-backed mapping that has no private (copied) pages, read from
+   /proc/self/smaps. The dropped pages stay in the page cache and come back without I/O if
+   used again. Mappings with copied pages (RELRO, written data) are left alone, since
+   dropping them would lose the copies. Returns the number of mappings dropped. */
+int sg_shed_startup_pages(void);
+
 /* A signalfd for the signals in the set, non-blocking and close-on-exec. */
 int sg_signalfd(const sigset_t *set);
 /* Reads one signal from a signalfd: the signal number, or 0 when none is pending. */
