@@ -4,8 +4,7 @@
 /// are seconds on the monotonic clock, which both processes share, so both gates see the
 /// same input at the same moments.
 public enum GuardMessage: Equatable, Sendable {
-    /// The window to draw the slider in, once the guard has locked. The UI starts before
-    /// that, so it loads its fonts while the guard takes the grabs.
+    /// The window to draw the slider in (the first message a UI gets).
     case window(UInt)
     /// The slider's size; the UI lays out anew.
     case layout(width: Int, height: Int)

@@ -52,19 +52,6 @@ public final class FontMap {
     deinit {
         g_object_unref(pointer)
     }
-
-    /// Loads fontconfig's configuration and the family's font now rather than at the
-    /// first label, so a process can do it while it waits for something else.
-    public func warm(family: String) {
-        let context = pango_font_map_create_context(pointer)
-        let description = pango_font_description_from_string(family)
-        pango_font_description_set_absolute_size(description, 24 * Double(PANGO_SCALE))
-        if let font = pango_font_map_load_font(pointer, context, description) {
-            g_object_unref(UnsafeMutableRawPointer(font))
-        }
-        pango_font_description_free(description)
-        g_object_unref(UnsafeMutableRawPointer(context))
-    }
 }
 
 /// A drawing failure, with Cairo's or Pango's reason.

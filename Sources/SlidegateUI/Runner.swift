@@ -39,16 +39,15 @@ public final class Runner {
         }
     }
 
-    /// Lock mode's UI: loads its fonts, waits for the guard to name the slider window (on
-    /// descriptor 3, once the screen is locked), then draws into it, following the guard's
-    /// messages, until the guard closes the pipe.
+    /// Lock mode's UI: waits for the guard to name the slider window (on descriptor 3, once
+    /// the screen is locked), then draws into it, following the guard's messages, until the
+    /// guard closes the pipe.
     public static func runLockUI(_ options: Options) -> ExitStatus {
         OutOfMemoryProtection.set(300)
         return run { () throws(UserError) in
             let signals = SignalWatch()
             let display = try XDisplay()
             let fontMap = FontMap()
-            fontMap.warm(family: "Sans")
             let pipe = GuardPipe(descriptor: 3)
             while true {
                 let ready = try waitReadable([pipe.descriptor, signals.fileDescriptor], timeout: nil)
