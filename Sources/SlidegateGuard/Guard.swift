@@ -27,7 +27,7 @@ public final class Guard {
     private let launch: Launch
     private let display: XDisplay
     private let signals: SignalWatch
-    private var cover: LockCover!
+    private let cover: LockCover
     private var gate: Gate
     private var ui: UIProcess?
     private var uiRestartAt: Double?
@@ -63,7 +63,6 @@ public final class Guard {
         if !OutOfMemoryProtection.set(-1000) {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
-        gate = Gate(settings: options.gateSettings, layout: Self.localLayout(.init(x: 0, y: 0, width: 0, height: 0)), start: 0)
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
         // that it is the guard's child.
         cover = try LockCover(display: display, background: options.background, slider: Self.sliderGeometry(options))
@@ -217,13 +216,13 @@ public final class Guard {
         return nil
     }
 
-    /// Starts a UI; once locked, hands it the slider window, its size and the gate's state.
+    /// Starts a UI and hands it the slider window, its size and the gate's state.
     private func startUI() {
         uiRestartAt = nil
         do {
             let started = try UIProcess(path: launch.uiPath, arguments: launch.arguments)
             ui = started
-            if cover != nil { attach(started) }
+            attach(started)
         } catch {
             report("cannot start the slider's drawing program: \(error.description); trying again")
             scheduleRestart()
