@@ -187,13 +187,8 @@ public final class Guard {
         case .exit(let status):
             return status
         case .runUnlockCommand(let line):
-            do {
-                command = try ChildProcess(shell: line)
-            } catch {
-                report("--unlock-command: \(error.description)")
-                return input(.unlockCommandFinished(succeeded: false), at: monotonicNow())
-            }
-            return nil
+            command = ChildProcess.unlockCommand(line)
+            return command == nil ? input(.unlockCommandFinished(succeeded: false), at: monotonicNow()) : nil
         case nil:
             return nil
         }

@@ -220,13 +220,8 @@ public final class Runner {
         case .exit(let status):
             return status
         case .runUnlockCommand(let line):
-            do {
-                command = try ChildProcess(shell: line)
-            } catch {
-                report("--unlock-command: \(error.description)")
-                return perform(gate.handle(.unlockCommandFinished(succeeded: false), at: monotonicNow()))
-            }
-            return nil
+            command = ChildProcess.unlockCommand(line)
+            return command == nil ? perform(gate.handle(.unlockCommandFinished(succeeded: false), at: monotonicNow())) : nil
         case nil:
             return nil
         }

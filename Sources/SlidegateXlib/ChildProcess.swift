@@ -49,6 +49,17 @@ public final class ChildProcess {
         try self.init("/bin/sh", ["sh", "-c", command])
     }
 
+    /// Starts `--unlock-command`; nil, after saying why on stderr, when it cannot start
+    /// (which counts as a failed unlock).
+    public static func unlockCommand(_ command: String) -> ChildProcess? {
+        do {
+            return try ChildProcess(shell: command)
+        } catch {
+            report("--unlock-command: \(error.description)")
+            return nil
+        }
+    }
+
     /// How it ended, once it has: its exit code, or 128 + the signal that killed it.
     public func poll() -> Int32? {
         var status: Int32 = 0

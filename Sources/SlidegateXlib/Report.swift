@@ -1,7 +1,31 @@
 import Glibc
+import SlidegateCore
 
 /// Writes one line, prefixed with "slidegate: ", to standard error.
 public func report(_ message: String) {
     let line = "slidegate: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+/// Runs a slidegate program: parses `arguments`, answers --help and --version, hands the
+/// options to `body`, and exits with the status that comes back, or with the usage error's
+/// status after printing it.
+public func runCommandLine(_ arguments: [String], _ body: (Options) -> ExitStatus) -> Never {
+    let status: ExitStatus
+    do {
+        switch try Options.parse(arguments) {
+        case .help:
+            print(Options.help, terminator: "")
+            status = .completed
+        case .version:
+            print(Options.version)
+            status = .completed
+        case .run(let options):
+            status = body(options)
+        }
+    } catch {
+        report(error.message)
+        status = error.status
+    }
+    exit(status.code)
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SlidegateCore
 import SlidegateUI
 import SlidegateXlib
@@ -10,27 +9,11 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let lockUI = arguments.first == "--lock-ui"
 if lockUI { arguments.removeFirst() }
 
-let status: ExitStatus
-do {
-    switch try Options.parse(arguments) {
-    case .help:
-        print(Options.help, terminator: "")
-        status = .completed
-    case .version:
-        print(Options.version)
-        status = .completed
-    case .run(let options):
-        if lockUI {
-            status = Runner.runLockUI(options)
-        } else if case .windowed = options.mode {
-            status = Runner.runWindowed(options)
-        } else {
-            report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
-            status = .usage
-        }
+runCommandLine(arguments) { options in
+    if lockUI { return Runner.runLockUI(options) }
+    guard case .windowed = options.mode else {
+        report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
+        return .usage
     }
-} catch {
-    report(error.message)
-    status = error.status
+    return Runner.runWindowed(options)
 }
-exit(status.code)

@@ -18,28 +18,13 @@ func uiPath() -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let status: ExitStatus
-do {
-    switch try Options.parse(arguments) {
-    case .help:
-        print(Options.help, terminator: "")
-        status = .completed
-    case .version:
-        print(Options.version)
-        status = .completed
-    case .run(let options):
-        if case .windowed = options.mode {
-            let path = uiPath()
-            var argv = ([path] + arguments).map { strdup($0) } + [nil]
-            execv(path, &argv)
-            report("cannot start \(path): \(String(cString: strerror(errno)))")
-            status = .internalError
-        } else {
-            status = Guard.run(options, Guard.Launch(uiPath: uiPath(), arguments: arguments, fork: options.fork))
-        }
+runCommandLine(arguments) { options in
+    guard case .windowed = options.mode else {
+        return Guard.run(options, Guard.Launch(uiPath: uiPath(), arguments: arguments, fork: options.fork))
     }
-} catch {
-    report(error.message)
-    status = error.status
+    let path = uiPath()
+    var argv = ([path] + arguments).map { strdup($0) } + [nil]
+    execv(path, &argv)
+    report("cannot start \(path): \(String(cString: strerror(errno)))")
+    return .internalError
 }
-exit(status.code)
