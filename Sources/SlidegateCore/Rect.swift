@@ -20,10 +20,6 @@ public struct Rect: Equatable, Sendable {
     public func contains(x px: Double, y py: Double) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }
-
-    public func offsetBy(x dx: Double, y dy: Double) -> Rect {
-        Rect(x: x + dx, y: y + dy, width: width, height: height)
-    }
 }
 
 extension Rect {

@@ -33,12 +33,4 @@ public struct Shimmer: Equatable, Sendable {
         let cycles = (max(elapsed, 0) / period).rounded(.up)
         return cycles * period
     }
-
-    /// The brightness of the text at position `x` (in text widths) for a band centred at
-    /// `centre`: 1 at the centre, falling linearly to `dimAlpha` at the band's edges.
-    public func alpha(at x: Double, bandCentre centre: Double?) -> Double {
-        guard let centre else { return dimAlpha }
-        let distance = abs(x - centre) / (bandWidth / 2)
-        return dimAlpha + (1 - dimAlpha) * max(0, 1 - distance)
-    }
 }

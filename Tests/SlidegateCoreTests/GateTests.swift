@@ -195,15 +195,6 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
         #expect(s.bandCentre(elapsed: 2) == -0.1)
         #expect(abs(s.bandCentre(elapsed: 4.25)! - s.bandCentre(elapsed: 0.25)!) < 1e-12)
     }
-
-    @Test func bandIsBrightestAtItsCentreAndDimOutside() {
-        let s = Shimmer()
-        #expect(s.alpha(at: 0.4, bandCentre: 0.4) == 1)
-        #expect(abs(s.alpha(at: 0.45, bandCentre: 0.4) - 0.75) < 1e-12)
-        #expect(abs(s.alpha(at: 0.5, bandCentre: 0.4) - 0.5) < 1e-12)
-        #expect(s.alpha(at: 0.9, bandCentre: 0.4) == 0.5)
-        #expect(s.alpha(at: 0.4, bandCentre: nil) == 0.5)
-    }
 }
 
 @Suite struct TimingCurveTests {
