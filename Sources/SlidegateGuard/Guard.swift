@@ -31,7 +31,7 @@ public final class Guard {
     private var gate: Gate
     private var ui: UIProcess?
     private var uiRestartAt: Double?
-    private var uiCrashes = 0
+    private var restarts = RestartPolicy()
     private var command: ChildProcess?
     private var pendingMotion: (x: Double, y: Double, at: Double)?
 
@@ -220,7 +220,7 @@ public final class Guard {
             attach(started)
         } catch {
             report("cannot start the slider's drawing program: \(error.description); trying again")
-            scheduleRestart()
+            uiRestartAt = monotonicNow() + restarts.died(after: 0)
         }
     }
 
@@ -236,12 +236,6 @@ public final class Guard {
         ui = nil
         let lived = monotonicNow() - process.started
         report("the slider's drawing program ended (\(code > 128 ? "signal \(code - 128)" : "status \(code)")); starting another")
-        uiCrashes = lived < 2 ? uiCrashes + 1 : 0
-        scheduleRestart()
-    }
-
-    private func scheduleRestart() {
-        let delay = uiCrashes <= 1 ? 0 : min(0.1 * Double(1 << min(uiCrashes - 2, 6)), 5)
-        uiRestartAt = monotonicNow() + delay
+        uiRestartAt = monotonicNow() + restarts.died(after: lived)
     }
 }

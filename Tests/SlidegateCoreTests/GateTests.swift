@@ -285,3 +285,19 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
         #expect(h.handle(.unlockCommandFinished(succeeded: false), at: 2) == .exit(.timedOut))
     }
 }
+
+@Suite struct RestartPolicyTests {
+    @Test func aUIThatDiesOnceIsReplacedAtOnce() {
+        var policy = RestartPolicy()
+        #expect(policy.died(after: 0.3) == 0)
+        #expect(policy.died(after: 60) == 0)
+        #expect(policy.died(after: 0.3) == 0)
+    }
+
+    @Test func uisThatKeepDyingYoungBackOffTo5Seconds() {
+        var policy = RestartPolicy()
+        let delays = (0..<10).map { _ in policy.died(after: 0.1) }
+        #expect(delays == [0, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
+        #expect(policy.died(after: 2.5) == 0, "a UI that lived resets the back-off")
+    }
+}
