@@ -23,7 +23,6 @@ public final class Guard {
         }
     }
 
-    private let options: Options
     private let launch: Launch
     private let display: XDisplay
     private let signals: SignalWatch
@@ -47,7 +46,6 @@ public final class Guard {
     }
 
     private init(_ options: Options, _ launch: Launch) throws(UserError) {
-        self.options = options
         self.launch = launch
         signals = SignalWatch()
         if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 {
