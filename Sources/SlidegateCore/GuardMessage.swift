@@ -12,6 +12,8 @@ public enum GuardMessage: Equatable, Sendable {
     case state(Gate.Snapshot)
     /// Input, in slider coordinates, and when it happened.
     case input(GateInput, at: Double)
+    /// A key was pressed: it moves nothing, but it wakes monitors that DPMS turned off.
+    case keyPressed
 
     public var line: String {
         switch self {
@@ -19,6 +21,7 @@ public enum GuardMessage: Equatable, Sendable {
         case .layout(let w, let h): "layout \(w) \(h)"
         case .state(let s): "state \(Self.words(s.phase).joined(separator: " ")) \(s.messageUntil.map { "\($0)" } ?? "-")"
         case .input(let input, let t): "input \(t) \(Self.words(input).joined(separator: " "))"
+        case .keyPressed: "key"
         }
     }
 
@@ -38,6 +41,9 @@ public enum GuardMessage: Equatable, Sendable {
             let until = last == "-" ? nil : Double(last)
             guard last == "-" || until != nil else { return nil }
             self = .state(Gate.Snapshot(phase: phase, messageUntil: until))
+        case "key":
+            guard rest.isEmpty else { return nil }
+            self = .keyPressed
         case "input":
             guard let t = rest.first.flatMap(Double.init), let input = Self.input(rest.dropFirst()) else { return nil }
             self = .input(input, at: t)

@@ -140,6 +140,8 @@ public final class Guard {
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
             if let status = flushMotion() { return status }
             return input(.release, at: now)
+        case KeyPress:
+            ui?.send(.keyPressed)
         case VisibilityNotify where event.xvisibility.window == cover.cover:
             if event.xvisibility.state != VisibilityUnobscured { cover.raise() }
         case MapNotify where event.xmap.window != cover.cover, ConfigureNotify where event.xconfigure.window != cover.cover

@@ -159,7 +159,7 @@ public final class Runner {
         for message in messages {
             blanking.inputArrived()
             switch message {
-            case .window:
+            case .window, .keyPressed:
                 continue
             case .layout(let width, let height):
                 guard let window = stage as? GuardedWindow else { continue }

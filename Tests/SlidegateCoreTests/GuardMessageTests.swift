@@ -5,6 +5,7 @@ import Testing
     @Test(arguments: [
         GuardMessage.layout(width: 600, height: 80),
         .window(0x40_0006),
+        .keyPressed,
         .state(Gate.Snapshot(phase: .resting(since: 12.25), messageUntil: nil)),
         .state(Gate.Snapshot(phase: .dragging(grabOffset: 3.5, value: 0.123456789012345), messageUntil: nil)),
         .state(Gate.Snapshot(phase: .springing(from: 1, start: 99.000001), messageUntil: 101.5)),
@@ -21,7 +22,7 @@ import Testing
         #expect(!message.line.contains("\n"))
     }
 
-    @Test(arguments: ["", "layout", "layout 1", "layout a b", "window", "window -1", "window 1 2", "state", "state resting -", "state resting 1", "state bogus 1 -",
+    @Test(arguments: ["", "layout", "layout 1", "layout a b", "window", "window -1", "window 1 2", "key 1", "state", "state resting -", "state resting 1", "state bogus 1 -",
         "input", "input 1", "input x press 1 2", "input 1 press 1", "input 1 release 2", "hello"])
     func rejectsMalformedLines(_ line: String) {
         #expect(GuardMessage(line: line) == nil)
