@@ -42,6 +42,29 @@ import Testing
         #expect(client.mappedTopLevels().isEmpty, "the cover is gone")
     }
 
+    @Test func theGuardRunsTheUnlockCommandAndStaysLockedWhenItFails() throws {
+        let marker = "/tmp/slidegate-e2e-\(getpid())-lock-allow"
+        let output = "/tmp/slidegate-e2e-\(getpid())-lock-out"
+        unlink(marker)
+        defer {
+            unlink(marker)
+            unlink(output)
+        }
+        let gate = try screen.slidegate(
+            Self.arguments + ["--unlock-command", "echo checked; test -e \(marker)"], stdout: output)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually(within: 2) { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back after the failure")
+        sleep(seconds: 0.2)
+        #expect(gate.isRunning)
+        #expect(!client.canGrabKeyboard(), "still locked")
+        close(open(marker, O_CREAT | O_WRONLY, 0o644))
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+        #expect(client.canGrabKeyboard())
+        #expect(contents(of: output) == "checked\nchecked\n", "the command's output goes to slidegate's stdout")
+    }
+
     @Test func keysDoNotUnlock() throws {
         let gate = try lock()
         for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }

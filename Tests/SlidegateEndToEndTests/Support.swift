@@ -102,14 +102,7 @@ final class Child {
 
     func signal(_ n: Int32) { kill(pid, n) }
 
-    var standardError: String {
-        guard let f = fopen(errorPath, "r") else { return "" }
-        defer { fclose(f) }
-        var text = ""
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, 4096, f) != nil { text += String(cString: buffer) }
-        return text
-    }
+    var standardError: String { contents(of: errorPath) }
 
     deinit {
         if poll() == nil {
@@ -180,11 +173,13 @@ final class VirtualScreen {
     }
 
     /// Starts slidegate on this screen (outside any Wayland session).
-    func slidegate(_ arguments: [String], environment: [String: String?] = [:], keep: [Int32] = []) throws -> Child {
+    func slidegate(
+        _ arguments: [String], environment: [String: String?] = [:], keep: [Int32] = [], stdout: String = "/dev/null"
+    ) throws -> Child {
         var env = environment
         env["DISPLAY"] = name
         if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
-        return try Child(slidegatePath, arguments, environment: env, keep: keep)
+        return try Child(slidegatePath, arguments, environment: env, stdout: stdout, keep: keep)
     }
 
     func slidegate(_ arguments: String...) throws -> Child {
@@ -203,6 +198,16 @@ final class VirtualScreen {
             rmdir(logDirectory)
         }
     }
+}
+
+/// A text file's contents, or "" when it cannot be read.
+func contents(of path: String) -> String {
+    guard let f = fopen(path, "r") else { return "" }
+    defer { fclose(f) }
+    var text = ""
+    var buffer = [CChar](repeating: 0, count: 4096)
+    while fgets(&buffer, 4096, f) != nil { text += String(cString: buffer) }
+    return text
 }
 
 /// The process ids of `pid`'s children.
