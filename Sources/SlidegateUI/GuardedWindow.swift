@@ -9,7 +9,6 @@ final class GuardedWindow: Stage {
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
     private(set) var slider: Rect
-    let sliderOrigin = (x: 0, y: 0)
 
     init(display: XDisplay, window: Window) throws(UserError) {
         self.window = window

@@ -195,7 +195,7 @@ public final class Runner {
             blanking.inputArrived()
             return perform(gate.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now))
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
-            surface.present(on: stage.window, x: stage.sliderOrigin.x, y: stage.sliderOrigin.y)
+            surface.present(on: stage.window)
             return nil
         default:
             switch stage.handle(&event) {
@@ -232,7 +232,7 @@ public final class Runner {
         let scene = gate.scene(at: now)
         guard scene != shown else { return }
         if let dirty = try surface.paint(scene, after: shown, with: renderer) {
-            surface.present(on: stage.window, x: stage.sliderOrigin.x, y: stage.sliderOrigin.y, rect: dirty)
+            surface.present(on: stage.window, rect: dirty)
         }
         shown = scene
     }

@@ -67,14 +67,13 @@ final class SliderSurface {
         }
     }
 
-    /// Sends `rect` of the image (all of it by default) to `window`, whose slider starts at
-    /// (x, y).
-    func present(on window: Window, x: Int, y: Int, rect: Rect? = nil) {
+    /// Sends `rect` of the image (all of it by default) to the same place in `window`.
+    func present(on window: Window, rect: Rect? = nil) {
         let r = rect ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         let left = Int32(r.x.rounded(.down))
         let top = Int32(r.y.rounded(.down))
         let w = UInt32((r.maxX.rounded(.up) - r.x.rounded(.down)))
         let h = UInt32((r.maxY.rounded(.up) - r.y.rounded(.down)))
-        XPutImage(display.pointer, window, gc, image, left, top, Int32(x) + left, Int32(y) + top, w, h)
+        XPutImage(display.pointer, window, gc, image, left, top, left, top, w, h)
     }
 }

@@ -15,7 +15,6 @@ final class SliderWindow: Stage {
     private let colormap: Colormap?
     private let deleteWindow: Atom
     private(set) var slider: Rect
-    let sliderOrigin = (x: 0, y: 0)
 
     init(display: XDisplay, geometry: Geometry, options: Options) {
         self.display = display

@@ -2,17 +2,15 @@ import CX11
 import SlidegateCore
 import SlidegateXlib
 
-/// Where the slider lives on the X server: the window it is drawn into, its rectangle in
-/// that window, and the coordinates pointer events arrive in.
+/// Where the slider lives on the X server: the window that is the slider (pointer events,
+/// if any arrive, are in its coordinates).
 protocol Stage: AnyObject {
     /// The window the back buffer is copied onto.
     var window: Window { get }
     var visual: UnsafeMutablePointer<Visual> { get }
     var depth: Int32 { get }
-    /// The slider's rectangle in the coordinates of pointer events.
+    /// The slider's rectangle: the window's, at (0, 0).
     var slider: Rect { get }
-    /// Where the slider's top-left corner is inside `window`.
-    var sliderOrigin: (x: Int, y: Int) { get }
     /// Reacts to an event that is not input; returns what it means for the gate, if anything.
     func handle(_ event: inout XEvent) -> StageChange?
 }
