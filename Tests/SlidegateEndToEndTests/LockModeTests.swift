@@ -30,6 +30,9 @@ import Testing
 
     @Test func coversTheScreenGrabsInputAndAFullDragUnlocks() throws {
         let gate = try lock()
+        let cover = try #require(client.mappedTopLevels().last)
+        #expect(client.cardinalProperty(cover, "_NET_WM_BYPASS_COMPOSITOR") == 1)
+        #expect(client.windowClass(cover)?.className == "Slidegate")
         #expect(!client.canGrabKeyboard(), "another client cannot grab the keyboard")
         #expect(!client.canGrabPointer(), "another client cannot grab the pointer")
         client.drag(from: (140, 140), to: (400, 140))

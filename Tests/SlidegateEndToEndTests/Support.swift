@@ -358,6 +358,21 @@ final class Client {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
     }
 
+    /// A 32-bit CARDINAL property's first value, or nil when the window has none.
+    func cardinalProperty(_ window: Window, _ name: String) -> UInt? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XGetWindowProperty(display, window, XInternAtom(display, name, 0), 0, 1, 0, XA_CARDINAL, &type, &format, &count, &after, &data)
+            == Success, let data
+        else { return nil }
+        defer { XFree(data) }
+        guard count == 1, format == 32 else { return nil }
+        return UnsafeRawPointer(data).load(as: UInt.self)
+    }
+
     /// Asks `window` to close as a window manager does (WM_DELETE_WINDOW).
     func requestClose(_ window: Window) {
         var event = XEvent()
