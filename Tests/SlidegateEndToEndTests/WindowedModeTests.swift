@@ -131,6 +131,20 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    @Test func aResizedWindowIsLaidOutAgain() throws {
+        let gate = try start()
+        let window = try #require(client.mappedTopLevels().last)
+        XResizeWindow(client.display, window, 800, 100)
+        XSync(client.display, 0)
+        // 800x100: padding 7, an 86 px thumb at x 107, its far end at x 100 + 800 - 7 - 86.
+        #expect(eventually { client.brightness(107 + 8, 185) > 70 }, "the thumb reaches below the old window: as tall as the new one")
+        client.drag(from: (150, 150), to: (150 + 640, 150))
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning, "640 px is short of the wider track's 700 px travel")
+        client.drag(from: (150, 150), to: (1200, 150))
+        #expect(gate.wait() == 0, "a full drag across the wider track completes")
+    }
+
     @Test func negativeOffsetsCountFromTheRightAndBottom() throws {
         let gate = try screen.slidegate("--geometry", "300x60-0-10")
         #expect(eventually { client.mappedTopLevels().count == 1 })
