@@ -24,13 +24,7 @@ final class UIProcess {
         pipeEnd = fds[1]
         _ = fcntl(pipeEnd, F_SETFL, O_NONBLOCK)
         started = monotonicNow()
-        // Drawing is never urgent next to locking: while the UI loads its libraries and
-        // fonts (about 12 ms of CPU) the guard, the X server and the session keep the CPU.
-        // It needs little CPU afterwards, and a task that mostly sleeps still wakes promptly.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.pid), Self.niceness)
     }
-
-    static let niceness: Int32 = 10
 
     deinit {
         close(pipeEnd)
