@@ -4,7 +4,7 @@ import Testing
 
 /// The real binary in lock mode on its own Xvfb. `--slider 600x80+100+100` puts the slider
 /// where the windowed tests have it (Xvfb's one monitor starts at 0,0).
-@Suite(.serialized) struct LockModeTests {
+@Suite(.serialized) struct LockModeTests: LockScreenChecks {
     let screen: VirtualScreen
     let client: Client
     static let arguments = ["--slider", "600x80+100+100", "--background", "#102030", "--foreground", "#ffffff"]
@@ -12,14 +12,6 @@ import Testing
     init() throws {
         screen = try VirtualScreen()
         client = try Client(screen)
-    }
-
-    func covered() -> Bool {
-        [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
-    }
-
-    func thumbShown(at value: Double) -> Bool {
-        client.brightness(106 + Int(value * 520) + 8, 114) > 90
     }
 
     func lock(_ extra: String...) throws -> Child {

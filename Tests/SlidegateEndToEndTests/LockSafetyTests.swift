@@ -4,21 +4,13 @@ import Testing
 
 /// Lock mode's promises under attack: focus, stacking, a dying UI, xss-lock's sleep lock,
 /// --fork, a blank screen. Same slider placement as `LockModeTests`.
-@Suite(.serialized) struct LockSafetyTests {
+@Suite(.serialized) struct LockSafetyTests: LockScreenChecks {
     let screen: VirtualScreen
     let client: Client
 
     init() throws {
         screen = try VirtualScreen()
         client = try Client(screen)
-    }
-
-    func covered() -> Bool {
-        [(0, 0), (1279, 0), (0, 719), (1279, 719)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
-    }
-
-    func thumbShown(at value: Double) -> Bool {
-        client.brightness(106 + Int(value * 520) + 8, 114) > 90
     }
 
     func lock(_ extra: [String] = [], environment: [String: String?] = [:]) throws -> Child {

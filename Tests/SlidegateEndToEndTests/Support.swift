@@ -200,6 +200,32 @@ final class VirtualScreen {
     }
 }
 
+/// The slider every end-to-end test draws: 600x80 at (100, 100), given as `--geometry` or
+/// `--slider`. Padding 6, so the 68 px thumb rests at x 106...174, y 106...174, and its left
+/// edge travels 520 px to x 626 at the end.
+extension Client {
+    /// Whether the thumb's body covers the point 8 px inside its top-left corner at `value`:
+    /// that pixel is brighter than `threshold` (the track around it is darker).
+    func thumbShown(at value: Double, threshold: Int) -> Bool {
+        brightness(106 + Int(value * 520) + 8, 114) > threshold
+    }
+}
+
+/// What the lock-mode suites see: a cover of `--background #102030` and the thumb.
+protocol LockScreenChecks {
+    var client: Client { get }
+}
+
+extension LockScreenChecks {
+    func covered() -> Bool {
+        [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
+    }
+
+    func thumbShown(at value: Double) -> Bool {
+        client.thumbShown(at: value, threshold: 90)
+    }
+}
+
 /// A text file's contents, or "" when it cannot be read.
 func contents(of path: String) -> String {
     guard let f = fopen(path, "r") else { return "" }
@@ -344,33 +370,30 @@ final class Client {
         return (Int(attributes.x), Int(attributes.y), Int(attributes.width), Int(attributes.height))
     }
 
-    func utf8Property(_ window: Window, _ name: String) -> String? {
-        var type: Atom = 0
+    /// A property's raw bytes and format, or nil when the window has none of that type.
+    private func property(_ window: Window, _ name: String, type: Atom) -> (bytes: [UInt8], format: Int32)? {
+        var actualType: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        let atom = XInternAtom(display, name, 0)
-        guard XGetWindowProperty(display, window, atom, 0, 1024, 0, XInternAtom(display, "UTF8_STRING", 0), &type, &format, &count, &after, &data) == Success,
-            let data
+        guard XGetWindowProperty(display, window, XInternAtom(display, name, 0), 0, 1024, 0, type, &actualType, &format, &count, &after, &data)
+            == Success, let data
         else { return nil }
         defer { XFree(data) }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+        // Xlib returns 32-bit items as longs.
+        let size = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
+        return (Array(UnsafeBufferPointer(start: data, count: Int(count) * size)), format)
+    }
+
+    func utf8Property(_ window: Window, _ name: String) -> String? {
+        property(window, name, type: XInternAtom(display, "UTF8_STRING", 0)).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
     /// A 32-bit CARDINAL property's first value, or nil when the window has none.
     func cardinalProperty(_ window: Window, _ name: String) -> UInt? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard XGetWindowProperty(display, window, XInternAtom(display, name, 0), 0, 1, 0, XA_CARDINAL, &type, &format, &count, &after, &data)
-            == Success, let data
-        else { return nil }
-        defer { XFree(data) }
-        guard count == 1, format == 32 else { return nil }
-        return UnsafeRawPointer(data).load(as: UInt.self)
+        guard let p = property(window, name, type: XA_CARDINAL), p.format == 32, !p.bytes.isEmpty else { return nil }
+        return p.bytes.withUnsafeBytes { $0.load(as: UInt.self) }
     }
 
     /// Asks `window` to close as a window manager does (WM_DELETE_WINDOW).

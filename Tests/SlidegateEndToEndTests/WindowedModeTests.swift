@@ -2,10 +2,8 @@ import CX11
 import Glibc
 import Testing
 
-/// The real binary in windowed mode on its own Xvfb, driven with XTest.
-///
-/// `--geometry 600x80+100+100`: padding 6, so the 68 px thumb rests at root x 106...174,
-/// y 106...174, and its left edge travels 520 px to x 626 at the end.
+/// The real binary in windowed mode on its own Xvfb, driven with XTest, with the slider all
+/// these tests share (`Client.thumbShown`) on a black background.
 @Suite(.serialized) struct WindowedModeTests {
     let screen: VirtualScreen
     let client: Client
@@ -24,10 +22,8 @@ import Testing
         return child
     }
 
-    /// Whether the thumb's body covers the point 8 px inside its top-left corner at `value`.
     func thumbShown(at value: Double) -> Bool {
-        let x = 106 + Int(value * 520) + 8
-        return client.brightness(x, 114) > 70
+        client.thumbShown(at: value, threshold: 70)
     }
 
     @Test func halfDragSpringsBackAndKeepsRunning() throws {
