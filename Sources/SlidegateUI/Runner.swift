@@ -115,7 +115,7 @@ public final class Runner {
             if !blanking.isBlank {
                 try paint(at: now)
                 deadline = gate.nextDeadline(after: now)
-                if let d = deadline, d - now > 0.5, gate.scene(at: now).label != nil {
+                if let d = deadline, d - now > 0.5, shown?.label != nil {
                     blanking.checkMonitors()
                     if blanking.isBlank { deadline = gate.nextActionDeadline }
                 }
