@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "slidegate-ui", targets: ["slidegate-ui"]),
     ],
     targets: [
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev", "libxi-dev", "libxext-dev"])]),
         .systemLibrary(name: "CXScreenSaver", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev", "libxext-dev"])]),
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(
@@ -21,14 +21,21 @@ let package = Package(
         .target(name: "SlidegateCore", linkerSettings: [.linkedLibrary("m")]),
         // Cairo and Pango: paints a Scene.
         .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"]),
-        // Xlib pieces both processes use: the connection, signals, child processes.
-        .target(name: "SlidegateXlib", dependencies: ["SlidegateCore", "CX11", "CXShim"]),
-        // The lock-mode guard: grabs, cover, input; Xlib only.
-        .target(name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateXlib", "CX11", "CXShim"]),
+        // The guard<->UI protocol: framing and every message kind (documented at its top).
+        .target(name: "SlidegateProtocol", dependencies: ["SlidegateCore"]),
+        // Xlib and system pieces both processes use: the connection, the event loop, file
+        // descriptors and protocol channels, signals, child processes, screen blanking.
+        .target(
+            name: "SlidegateXlib", dependencies: ["SlidegateCore", "SlidegateProtocol", "CX11", "CXShim", "CXScreenSaver"]),
+        // The lock-mode guard: grabs, cover, input, supervision of its children; Xlib only.
+        .target(
+            name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CX11", "CXShim"]),
         // What draws: windowed mode, and the lock-mode UI inside the guard's window.
         .target(
             name: "SlidegateUI",
-            dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CXScreenSaver", "CGraphics"]
+            dependencies: [
+                "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics",
+            ]
         ),
         // The guard is one static executable: nothing to load at start (it locks in a few
         // milliseconds) and nothing LD_PRELOAD can slip into it.
@@ -37,13 +44,14 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags(["-static-executable"]),
                 // Static libraries, each before the ones it uses.
-                .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"),
+                .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xi"), .linkedLibrary("Xfixes"),
+                .linkedLibrary("Xss"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"),
                 .linkedLibrary("X11"), .linkedLibrary("xcb"), .linkedLibrary("Xau"), .linkedLibrary("Xdmcp"),
                 .linkedLibrary("bsd"), .linkedLibrary("md"),
             ]
         ),
         .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"]),
-        .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore"]),
+        .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         .testTarget(
             name: "SlidegateRenderTests",
             dependencies: ["SlidegateCore", "SlidegateRender", "CGraphics"],

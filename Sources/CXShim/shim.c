@@ -2,6 +2,7 @@
 #include "CXShim.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,14 @@
 /* Written by Xlib's error callback on the thread that owns the connection and read by the
    same thread: slidegate has exactly one. */
 static int last_x_error = 0;
+static int last_x_request = 0;
+static int last_x_minor = 0;
 
 static int record_x_error(Display *display, XErrorEvent *event) {
     (void)display;
     last_x_error = event->error_code;
+    last_x_request = event->request_code;
+    last_x_minor = event->minor_code;
     return 0;
 }
 
@@ -41,18 +46,17 @@ int sg_take_x_error(void) {
     return code;
 }
 
+int sg_take_x_error_request(int *request, int *minor) {
+    *request = last_x_request;
+    *minor = last_x_minor;
+    return sg_take_x_error();
+}
+
 unsigned long sg_image_pixel(XImage *image, int x, int y) { return XGetPixel(image, x, y); }
 
 void sg_image_destroy(XImage *image) { XDestroyImage(image); }
 
-int sg_wait_readable(const int *fds, int count, double timeout, int *ready) {
-    struct pollfd polled[4];
-    if (count > 4) count = 4;
-    for (int i = 0; i < count; i++) {
-        polled[i].fd = fds[i];
-        polled[i].events = POLLIN;
-        polled[i].revents = 0;
-    }
+int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout) {
     struct timespec limit;
     struct timespec *limit_pointer = NULL;
     if (timeout >= 0) {
@@ -61,12 +65,10 @@ int sg_wait_readable(const int *fds, int count, double timeout, int *ready) {
         limit.tv_nsec = (long)((timeout - whole) * 1e9);
         limit_pointer = &limit;
     }
-    int result = ppoll(polled, (nfds_t)count, limit_pointer, NULL);
-    for (int i = 0; i < count; i++) {
-        ready[i] = result > 0 && (polled[i].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
-    }
-    return result;
+    return ppoll(fds, (nfds_t)count, limit_pointer, NULL);
 }
+
+int sg_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
 
 int sg_signalfd(const sigset_t *set) { return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC); }
 

@@ -1,11 +1,11 @@
 /// A non-premultiplied RGBA colour with components from 0 to 1.
-public struct Color: Equatable, Sendable {
-    public var red: Double
-    public var green: Double
-    public var blue: Double
-    public var alpha: Double
+package struct Color: Equatable, Sendable {
+    package var red: Double
+    package var green: Double
+    package var blue: Double
+    package var alpha: Double
 
-    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+    package init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -13,7 +13,7 @@ public struct Color: Equatable, Sendable {
     }
 
     /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
-    public init?(hex text: String) {
+    package init?(hex text: String) {
         guard text.hasPrefix("#") else { return nil }
         let digits = Array(text.utf8.dropFirst())
         guard digits.allSatisfy({ Self.nibble($0) != nil }) else { return nil }
@@ -38,10 +38,10 @@ public struct Color: Equatable, Sendable {
         }
     }
 
-    public var isOpaque: Bool { alpha >= 1 }
+    package var isOpaque: Bool { alpha >= 1 }
 
     /// This colour moved `amount` (0...1) of the way towards `other`, alpha included.
-    public func mixed(with other: Color, _ amount: Double) -> Color {
+    package func mixed(with other: Color, _ amount: Double) -> Color {
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * amount }
         return Color(
             red: lerp(red, other.red), green: lerp(green, other.green), blue: lerp(blue, other.blue),
@@ -49,7 +49,7 @@ public struct Color: Equatable, Sendable {
     }
 
     /// The same colour with its alpha multiplied by `factor`.
-    public func fading(_ factor: Double) -> Color {
+    package func fading(_ factor: Double) -> Color {
         Color(red: red, green: green, blue: blue, alpha: alpha * factor)
     }
 }

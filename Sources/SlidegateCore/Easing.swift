@@ -1,18 +1,18 @@
 /// A CSS/Core Animation style timing curve: a cubic Bézier from (0,0) to (1,1) with two
 /// control points, mapping elapsed fraction of time to fraction of the way travelled.
-public struct TimingCurve: Equatable, Sendable {
-    public var c1: (x: Double, y: Double)
-    public var c2: (x: Double, y: Double)
+package struct TimingCurve: Equatable, Sendable {
+    package var c1: (x: Double, y: Double)
+    package var c2: (x: Double, y: Double)
 
-    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+    package init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         c1 = (x1, y1)
         c2 = (x2, y2)
     }
 
     /// Starts fast and slows to a stop: the spring-back of the slide (Core Animation's ease-out).
-    public static let easeOut = TimingCurve(0, 0, 0.58, 1)
+    package static let easeOut = TimingCurve(0, 0, 0.58, 1)
 
-    public static func == (a: TimingCurve, b: TimingCurve) -> Bool {
+    package static func == (a: TimingCurve, b: TimingCurve) -> Bool {
         a.c1 == b.c1 && a.c2 == b.c2
     }
 
@@ -27,7 +27,7 @@ public struct TimingCurve: Equatable, Sendable {
     }
 
     /// The fraction travelled after `progress` (clamped to 0...1) of the duration.
-    public func value(at progress: Double) -> Double {
+    package func value(at progress: Double) -> Double {
         let p = min(max(progress, 0), 1)
         if p == 0 || p == 1 { return p }
         var t = p

@@ -1,5 +1,5 @@
 /// The documented exit statuses of slidegate.
-public enum ExitStatus: Equatable, Sendable {
+package enum ExitStatus: Equatable, Sendable {
     /// The slide was completed (and the unlock command, if any, succeeded).
     case completed
     /// Something inside slidegate failed (a drawing or X call it could not recover from).
@@ -14,8 +14,11 @@ public enum ExitStatus: Equatable, Sendable {
     case windowClosed
     /// Ended by signal N: 128 + N.
     case signal(Int32)
+    /// slidegate-ui only, never slidegate: the guard's messages could not be understood
+    /// (the guard reports it and starts another UI).
+    case uiProtocolError
 
-    public var code: Int32 {
+    package var code: Int32 {
         switch self {
         case .completed: 0
         case .internalError: 1
@@ -24,20 +27,21 @@ public enum ExitStatus: Equatable, Sendable {
         case .timedOut: 4
         case .windowClosed: 5
         case .signal(let n): 128 + n
+        case .uiProtocolError: 10
         }
     }
 }
 
 /// An error a user can cause, with the one line slidegate prints for it and its exit status.
-public struct UserError: Error, Equatable, Sendable {
-    public var message: String
-    public var status: ExitStatus
+package struct UserError: Error, Equatable, Sendable {
+    package var message: String
+    package var status: ExitStatus
 
-    public init(_ message: String, status: ExitStatus) {
+    package init(_ message: String, status: ExitStatus) {
         self.message = message
         self.status = status
     }
 
     /// The line printed on stderr.
-    public var line: String { "slidegate: \(message)" }
+    package var line: String { "slidegate: \(message)" }
 }

@@ -1,5 +1,5 @@
 /// What the person (or the system) did, as plain values in the slider's coordinates.
-public enum GateInput: Equatable, Sendable {
+package enum GateInput: Equatable, Sendable {
     /// The primary button went down at (x, y).
     case press(x: Double, y: Double)
     /// The pointer moved to (x, y).
@@ -15,28 +15,26 @@ public enum GateInput: Equatable, Sendable {
 }
 
 /// What the gate asks the program around it to do.
-public enum GateAction: Equatable, Sendable {
+package enum GateAction: Equatable, Sendable {
     case exit(ExitStatus)
     case runUnlockCommand(String)
 }
 
-/// The slide gate as a state machine: inputs and time in, a `Scene` and actions out.
+/// The slide gate: inputs and time in, a `Scene` and actions out. It composes the small
+/// machines that do the work — the `Slide` (drag and spring), the `Verification` of a
+/// completed slide, and the `Presenter` that turns them into a scene — and adds the
+/// timeout and the end.
 ///
 /// Time is always an argument (seconds on any monotonic clock); nothing here reads a clock.
-public struct Gate: Sendable {
-    public struct Settings: Equatable, Sendable {
-        public var text: String
-        public var unlockCommand: String?
+package struct Gate: Sendable {
+    package struct Settings: Equatable, Sendable {
+        package var text: String
+        package var unlockCommand: String?
         /// Seconds from the start after which the gate gives up, or nil for never.
-        public var timeout: Double?
-        public var fps: Int
-        public var springDuration: Double = 0.35
-        public var messageDuration: Double = 2.5
-        public var shimmer = Shimmer()
-        public var busyText = "unlocking…"
-        public var failureText = "unlock failed"
+        package var timeout: Double?
+        package var fps: Int
 
-        public init(text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60) {
+        package init(text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60) {
             self.text = text
             self.unlockCommand = unlockCommand
             self.timeout = timeout
@@ -44,91 +42,76 @@ public struct Gate: Sendable {
         }
     }
 
-    /// Where the thumb is in its life cycle.
-    public enum Phase: Equatable, Sendable {
-        case resting(since: Double)
-        case dragging(grabOffset: Double, value: Double)
-        case springing(from: Double, start: Double)
-        case unlocking
-        case finished(ExitStatus)
-    }
-
-    public let settings: Settings
-    public private(set) var layout: SliderLayout
-    public private(set) var phase: Phase
-    /// When the "unlock failed" message goes away, while it shows.
-    private var messageUntil: Double?
+    package let settings: Settings
+    package private(set) var layout: SliderLayout
+    package private(set) var slide: Slide
+    package private(set) var verification: Verification
+    package let presenter: Presenter
     /// When `--timeout` ends the gate.
-    public let deadline: Double?
-    private var timedOutWhileUnlocking = false
+    package let deadline: Double?
+    package private(set) var exitStatus: ExitStatus?
+    private var timedOutWhileVerifying = false
 
-    public init(settings: Settings, layout: SliderLayout, start: Double) {
+    package init(settings: Settings, layout: SliderLayout, start: Double) {
         self.settings = settings
         self.layout = layout
-        phase = .resting(since: start)
+        slide = Slide(start: start)
+        verification = Verification()
+        presenter = Presenter(text: settings.text, fps: settings.fps)
         deadline = settings.timeout.map { start + $0 }
     }
 
-    /// Everything that changes as the gate runs, to hand a gate's state to another process.
-    public struct Snapshot: Equatable, Sendable {
-        public var phase: Phase
-        public var messageUntil: Double?
+    /// The parts that change as the gate runs: what one process hands another so that both
+    /// gates go on alike.
+    package struct Snapshot: Equatable, Sendable {
+        package var slide: Slide.Phase
+        package var verification: Verification.State
 
-        public init(phase: Phase, messageUntil: Double?) {
-            self.phase = phase
-            self.messageUntil = messageUntil
+        package init(slide: Slide.Phase, verification: Verification.State) {
+            self.slide = slide
+            self.verification = verification
         }
     }
 
-    public var snapshot: Snapshot { Snapshot(phase: phase, messageUntil: messageUntil) }
+    package var snapshot: Snapshot { Snapshot(slide: slide.phase, verification: verification.state) }
 
     /// A gate that carries on from `snapshot`.
-    public init(settings: Settings, layout: SliderLayout, start: Double, snapshot: Snapshot) {
+    package init(settings: Settings, layout: SliderLayout, start: Double, snapshot: Snapshot) {
         self.init(settings: settings, layout: layout, start: start)
-        phase = snapshot.phase
-        messageUntil = snapshot.messageUntil
+        slide = Slide(phase: snapshot.slide)
+        verification = Verification(state: snapshot.verification)
     }
 
-    /// The status the gate ended with, once it has.
-    public var exitStatus: ExitStatus? {
-        if case .finished(let status) = phase { return status }
-        return nil
-    }
+    package var isDragging: Bool { slide.isDragging }
 
-    public var isDragging: Bool {
-        if case .dragging = phase { return true }
-        return false
-    }
-
-    /// Lays the slider out anew (the screen or window changed size); a drag in progress
-    /// keeps its value.
-    public mutating func relayout(_ newLayout: SliderLayout) {
+    /// Lays the slider out anew (the screen or window changed size or moved). A drag in
+    /// progress is cancelled and the thumb springs back: the slider moved under the
+    /// pointer, so where the pointer is says nothing about where the person meant it.
+    package mutating func relayout(_ newLayout: SliderLayout, at now: Double) {
+        if newLayout != layout, slide.isDragging { slide.cancel(at: now) }
         layout = newLayout
     }
 
-    /// The phase and message as they are at `now`, with a finished spring-back turned into
-    /// rest and an expired message dropped: what `scene`, `thumbValue` and `nextDeadline`
-    /// read, so they are right for any `now` without `advance` having been called.
-    private func settled(at now: Double) -> (phase: Phase, messageUntil: Double?) {
-        var phase = self.phase
-        var messageUntil = self.messageUntil
-        if case .springing(_, let start) = phase, now >= start + settings.springDuration {
-            phase = .resting(since: start + settings.springDuration)
+    /// The parts as they are at `now`: a finished spring-back is rest, an expired refusal is
+    /// idle, and the shimmer starts afresh when a refusal stops showing.
+    private func settled(at now: Double) -> (slide: Slide, verification: Verification) {
+        var slide = self.slide
+        var verification = self.verification
+        slide.advance(to: now)
+        if case .refused(let until) = verification.state, now >= until {
+            verification.advance(to: now)
+            slide.restRestarts(at: until)
         }
-        if let until = messageUntil, now >= until {
-            messageUntil = nil
-            if case .resting(let since) = phase { phase = .resting(since: max(since, until)) }
-        }
-        return (phase, messageUntil)
+        return (slide, verification)
     }
 
-    /// Lets time pass: ends a spring-back, a message, or the whole gate on timeout.
-    public mutating func advance(to now: Double) -> GateAction? {
-        if case .finished = phase { return nil }
-        (phase, messageUntil) = settled(at: now)
+    /// Lets time pass: ends a spring-back, a refusal, or the whole gate on timeout.
+    package mutating func advance(to now: Double) -> GateAction? {
+        guard exitStatus == nil else { return nil }
+        (slide, verification) = settled(at: now)
         if let deadline, now >= deadline {
-            if phase == .unlocking {
-                timedOutWhileUnlocking = true
+            if verification.isVerifying {
+                timedOutWhileVerifying = true
                 return nil
             }
             return finish(.timedOut)
@@ -136,129 +119,66 @@ public struct Gate: Sendable {
         return nil
     }
 
-    public mutating func handle(_ input: GateInput, at now: Double) -> GateAction? {
+    package mutating func handle(_ input: GateInput, at now: Double) -> GateAction? {
         if let action = advance(to: now) { return action }
-        if case .finished = phase { return nil }
+        guard exitStatus == nil else { return nil }
         switch input {
         case .signal(let n):
             return finish(.signal(n))
         case .closeRequested:
             return finish(.windowClosed)
         case .press(let x, let y):
-            switch phase {
-            case .resting, .springing: break
-            default: return nil
-            }
-            let value = thumbValue(at: now)
-            let thumb = layout.thumb(at: value)
-            guard thumb.contains(x: x, y: y) else { return nil }
-            phase = .dragging(grabOffset: x - thumb.x, value: value)
-            messageUntil = nil
+            guard !verification.isVerifying, slide.canGrab(at: now),
+                layout.thumb(at: slide.value(at: now)).contains(x: x, y: y)
+            else { return nil }
+            slide.grab(at: layout.position(forPointerX: x), now: now)
+            verification.dismissRefusal()
         case .motion(let x, _):
-            guard case .dragging(let offset, _) = phase else { return nil }
-            phase = .dragging(grabOffset: offset, value: layout.value(forThumbX: x - offset))
+            slide.move(to: layout.position(forPointerX: x))
         case .release:
-            guard case .dragging(_, let value) = phase else { return nil }
-            if value >= 1 {
-                guard let command = settings.unlockCommand else { return finish(.completed) }
-                phase = .unlocking
-                return .runUnlockCommand(command)
-            }
-            phase = value > 0 ? .springing(from: value, start: now) : .resting(since: now)
+            guard slide.release(at: now) else { return nil }
+            guard let command = settings.unlockCommand else { return finish(.completed) }
+            verification.begin()
+            return .runUnlockCommand(command)
         case .unlockCommandFinished(let succeeded):
-            guard phase == .unlocking else { return nil }
+            guard verification.isVerifying else { return nil }
+            verification.finish(granted: succeeded, at: now)
             if succeeded { return finish(.completed) }
-            if timedOutWhileUnlocking { return finish(.timedOut) }
-            phase = .springing(from: 1, start: now)
-            messageUntil = now + settings.messageDuration
+            if timedOutWhileVerifying { return finish(.timedOut) }
+            slide.cancel(at: now)
         }
         return nil
     }
 
     private mutating func finish(_ status: ExitStatus) -> GateAction {
-        phase = .finished(status)
+        exitStatus = status
         return .exit(status)
     }
 
     /// The thumb's value at `now`: 0 at the start, 1 at the end.
-    public func thumbValue(at now: Double) -> Double {
-        switch settled(at: now).phase {
-        case .resting, .finished: 0
-        case .dragging(_, let value): value
-        case .unlocking: 1
-        case .springing(let from, let start):
-            from * (1 - TimingCurve.easeOut.value(at: (now - start) / settings.springDuration))
-        }
+    package func thumbValue(at now: Double) -> Double {
+        settled(at: now).slide.value(at: now)
     }
 
-    /// The label's alpha for a thumb value: fully gone once the thumb is 65 % of the way.
-    public static func labelAlpha(forValue value: Double) -> Double {
-        max(0, 1 - value / 0.65)
-    }
-
-    public func scene(at now: Double) -> Scene {
-        let (phase, messageUntil) = settled(at: now)
-        let value = thumbValue(at: now)
-        let alpha = Self.labelAlpha(forValue: value)
-        switch phase {
-        case .unlocking:
-            return Scene(
-                thumbValue: 1,
-                label: Scene.Label(text: settings.busyText, placement: .beforeEnd, emphasis: .solid, alpha: 1),
-                busy: true)
-        case _ where messageUntil != nil:
-            return Scene(
-                thumbValue: value,
-                label: Scene.Label(text: settings.failureText, placement: .afterThumb, emphasis: .solid, alpha: alpha),
-                busy: false)
-        default:
-            guard !settings.text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }
-            var band: Double?
-            if case .resting(let since) = phase {
-                band = settings.shimmer.bandCentre(elapsed: now - since)
-            }
-            return Scene(
-                thumbValue: value,
-                label: Scene.Label(text: settings.text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha),
-                busy: false)
-        }
+    package func scene(at now: Double) -> Scene {
+        let (slide, verification) = settled(at: now)
+        return presenter.scene(slide: slide.phase, value: slide.value(at: now), verification: verification.state, at: now)
     }
 
     /// When the gate next has to act without input (the timeout), or nil: what a process
     /// that only decides, and draws nothing, waits for.
-    public var nextActionDeadline: Double? {
-        phase == .unlocking || exitStatus != nil ? nil : deadline
+    package var nextActionDeadline: Double? {
+        verification.isVerifying || exitStatus != nil ? nil : deadline
     }
 
     /// When the scene next changes or the gate next has to act without any input, or nil
-    /// when nothing will happen until input arrives. Frames are aligned to the start of the
-    /// animation so they fall at an even `1/fps` pace.
-    public func nextDeadline(after now: Double) -> Double? {
-        let (phase, messageUntil) = settled(at: now)
-        var next: [Double] = []
-        if let deadline, phase != .unlocking { next.append(deadline) }
-        if let messageUntil { next.append(messageUntil) }
-        let frame = 1 / Double(settings.fps)
-        func nextFrame(from origin: Double) -> Double {
-            origin + ((now - origin) / frame + 1e-9).rounded(.down) * frame + frame
-        }
-        switch phase {
-        case .finished:
-            return nil
-        case .springing(_, let start):
-            next.append(min(nextFrame(from: start), start + settings.springDuration))
-        case .resting(let since) where messageUntil == nil && !settings.text.isEmpty:
-            let shimmer = settings.shimmer
-            let elapsed = now - since
-            if shimmer.bandCentre(elapsed: elapsed) != nil {
-                let cycleStart = since + (elapsed / shimmer.period).rounded(.down) * shimmer.period
-                next.append(min(nextFrame(from: since), cycleStart + shimmer.sweep))
-            } else {
-                next.append(since + shimmer.nextSweepStart(after: elapsed))
-            }
-        default:
-            break
-        }
-        return next.min()
+    /// when nothing will happen until input arrives.
+    package func nextDeadline(after now: Double) -> Double? {
+        guard exitStatus == nil else { return nil }
+        let (slide, verification) = settled(at: now)
+        var next = [presenter.nextFrame(slide: slide.phase, verification: verification.state, after: now)]
+        if !verification.isVerifying { next.append(deadline) }
+        if case .refused(let until) = verification.state { next.append(until) }
+        return next.compactMap { $0 }.min()
     }
 }

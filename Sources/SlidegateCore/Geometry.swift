@@ -2,24 +2,24 @@
 ///
 /// Negative offsets count from the right or bottom edge: `-0` puts the rectangle flush
 /// against that edge, `-10` ten pixels inside it.
-public struct Geometry: Equatable, Sendable {
-    public struct Offset: Equatable, Sendable {
-        public var value: Int
+package struct Geometry: Equatable, Sendable {
+    package struct Offset: Equatable, Sendable {
+        package var value: Int
         /// True when written with `-`: the offset counts from the right/bottom edge.
-        public var fromFarEdge: Bool
+        package var fromFarEdge: Bool
 
-        public init(_ value: Int, fromFarEdge: Bool) {
+        package init(_ value: Int, fromFarEdge: Bool) {
             self.value = value
             self.fromFarEdge = fromFarEdge
         }
     }
 
-    public var width: Int?
-    public var height: Int?
-    public var x: Offset?
-    public var y: Offset?
+    package var width: Int?
+    package var height: Int?
+    package var x: Offset?
+    package var y: Offset?
 
-    public init(width: Int? = nil, height: Int? = nil, x: Offset? = nil, y: Offset? = nil) {
+    package init(width: Int? = nil, height: Int? = nil, x: Offset? = nil, y: Offset? = nil) {
         self.width = width
         self.height = height
         self.x = x
@@ -27,7 +27,7 @@ public struct Geometry: Equatable, Sendable {
     }
 
     /// Parses the geometry; nil if `text` does not follow the grammar.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var rest = Substring(text)
         if rest.first == "=" { rest = rest.dropFirst() }
         func number() -> Int? {
@@ -62,7 +62,7 @@ public struct Geometry: Equatable, Sendable {
 
     /// The rectangle inside `area` this geometry names, using `defaultSize` where it gives
     /// no size and centring where it gives no position.
-    public func resolve(in area: Rect, defaultSize: (width: Int, height: Int)) -> Rect {
+    package func resolve(in area: Rect, defaultSize: (width: Int, height: Int)) -> Rect {
         let w = Double(width ?? defaultSize.width)
         let h = Double(height ?? defaultSize.height)
         func place(_ offset: Offset?, extent: Double, start: Double, length: Double) -> Double {

@@ -1,6 +1,6 @@
 /// The command line, parsed and validated.
-public struct Options: Equatable, Sendable {
-    public enum Mode: Equatable, Sendable {
+package struct Options: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable {
         /// Cover the screen and grab input; the slider at `slider` (relative to the primary
         /// monitor) or at the default place.
         case lock(slider: Geometry?)
@@ -8,42 +8,42 @@ public struct Options: Equatable, Sendable {
         case windowed(Geometry)
     }
 
-    public static let defaultBackground = Color(hex: "#15171c")!
-    public static let defaultForeground = Color(hex: "#ffffff")!
+    package static let defaultBackground = Color(hex: "#15171c")!
+    package static let defaultForeground = Color(hex: "#ffffff")!
 
-    public var text = "slide to unlock"
-    public var unlockCommand: String?
-    public var timeout: Double?
-    public var mode = Mode.lock(slider: nil)
-    public var background = Options.defaultBackground
-    public var foreground = Options.defaultForeground
-    public var fps = 60
+    package var text = "slide to unlock"
+    package var unlockCommand: String?
+    package var timeout: Double?
+    package var mode = Mode.lock(slider: nil)
+    package var background = Options.defaultBackground
+    package var foreground = Options.defaultForeground
+    package var fps = 60
     /// `--fork`: once locked, fork; the parent exits 0.
-    public var fork = false
+    package var fork = false
 
-    public init() {}
+    package init() {}
 
     /// The smallest slider height, and the smallest width as a multiple of the height.
-    public static let minimumHeight = 24
-    public static let minimumAspect = 2
-    public static let maximumSide = 16384
+    package static let minimumHeight = 24
+    package static let minimumAspect = 2
+    package static let maximumSide = 16384
 
-    public var gateSettings: Gate.Settings {
+    package var gateSettings: Gate.Settings {
         Gate.Settings(text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps)
     }
 }
 
 /// What the command line asks for.
-public enum Invocation: Equatable, Sendable {
+package enum Invocation: Equatable, Sendable {
     case run(Options)
     case help
     case version
 }
 
 extension Options {
-    public static let version = "slidegate 0.1.0"
+    package static let version = "slidegate 0.1.0"
 
-    public static let help = """
+    package static let help = """
         Usage: slidegate [OPTION]...
         Show a slider and wait until it is dragged all the way to the end.
 
@@ -108,7 +108,7 @@ extension Options {
 
     /// Parses the arguments (without the program name). Each option takes its value as the
     /// next argument or after `=`; a later occurrence replaces an earlier one.
-    public static func parse(_ arguments: [String]) throws(UserError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(UserError) -> Invocation {
         var options = Options()
         var geometry: Geometry?
         var slider: Geometry?

@@ -4,23 +4,23 @@
 /// constant speed from just left of the text to just right of it, so the whole band enters
 /// and leaves; during the pause the text is uniformly dim. Positions are in text widths:
 /// 0 is the text's left edge, 1 its right edge.
-public struct Shimmer: Equatable, Sendable {
+package struct Shimmer: Equatable, Sendable {
     /// Seconds the band takes to cross the text.
-    public var sweep: Double = 1
+    package var sweep: Double = 1
     /// Seconds of uniform dim between sweeps.
-    public var pause: Double = 1
+    package var pause: Double = 1
     /// The band's full width, as a fraction of the text width; brightest at its centre.
-    public var bandWidth: Double = 0.2
+    package var bandWidth: Double = 0.2
     /// Alpha of the dim text, as a fraction of the text colour's alpha.
-    public var dimAlpha: Double = 0.5
+    package var dimAlpha: Double = 0.5
 
-    public init() {}
+    package init() {}
 
-    public var period: Double { sweep + pause }
+    package var period: Double { sweep + pause }
 
     /// Where the band's centre is `elapsed` seconds after the shimmer started, or nil
     /// while the text is uniformly dim.
-    public func bandCentre(elapsed: Double) -> Double? {
+    package func bandCentre(elapsed: Double) -> Double? {
         guard elapsed >= 0 else { return nil }
         let phase = elapsed.truncatingRemainder(dividingBy: period)
         guard phase < sweep else { return nil }
@@ -29,7 +29,7 @@ public struct Shimmer: Equatable, Sendable {
     }
 
     /// The next moment, at or after `elapsed`, when a sweep begins.
-    public func nextSweepStart(after elapsed: Double) -> Double {
+    package func nextSweepStart(after elapsed: Double) -> Double {
         let cycles = (max(elapsed, 0) / period).rounded(.up)
         return cycles * period
     }

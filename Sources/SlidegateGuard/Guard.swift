@@ -1,72 +1,99 @@
 import CX11
 import Glibc
 import SlidegateCore
+import SlidegateProtocol
 import SlidegateXlib
 
 /// Lock mode's guard process: it holds the grabs and the cover, decides with its own gate
-/// whether the slide completed, runs the unlock command, and keeps a UI process drawing
-/// the slider inside its window, restarting it if it dies. It links Xlib and nothing that
-/// draws, so a crash in drawing code cannot unlock the screen.
-public final class Guard {
-    public struct Launch {
+/// whether the slide completed, and supervises its children — the UI that draws the
+/// slider in its window (restarted when it dies or hangs), and the unlock command. It
+/// links Xlib and nothing that draws, so a crash in drawing code cannot unlock the screen.
+package final class Guard {
+    package struct Launch {
         /// Where the UI executable is.
-        public var uiPath: String
-        /// slidegate's own arguments, handed to the UI so it draws the same slider.
-        public var arguments: [String]
+        package var uiPath: String
         /// `--fork`: fork once locked; the parent exits 0.
-        public var fork: Bool
+        package var fork: Bool
 
-        public init(uiPath: String, arguments: [String], fork: Bool) {
+        package init(uiPath: String, fork: Bool) {
             self.uiPath = uiPath
-            self.arguments = arguments
             self.fork = fork
         }
     }
 
-    private let launch: Launch
-    private let display: XDisplay
+    /// How often a visible UI is asked whether it still answers.
+    static let pingInterval = 1.0
+
+    private let options: Options
     private let signals: SignalWatch
+    private let program: Executable
+    private let display: XDisplay
+    private let loop: EventLoop
+    private let grabs: InputGrabs
     private let cover: LockCover
+    private let blanking: Blanking
     private var gate: Gate
     private var ui: UIProcess?
+    /// The socket the next UI gets, made before it is needed, so that running short of
+    /// descriptors shows before the screen is locked.
+    private var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
     private var uiRestartAt: Double?
     private var restarts = RestartPolicy()
+    private var nextPing: Double?
     private var command: ChildProcess?
     private var pendingMotion: (x: Double, y: Double, at: Double)?
+    /// When the guard draws the slider itself if no UI has drawn it by then.
+    private var fallbackAt: Double?
+    private var fallback: FallbackSlider?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
-    public static func run(_ options: Options, _ launch: Launch) -> ExitStatus {
+    package static func run(_ options: Options, _ launch: Launch) -> ExitStatus {
+        // First of all, before this process opens any descriptor that could take its number.
+        let sleepLock = SleepLock.fromEnvironment()
         do {
-            return try Guard(options, launch).loop()
+            let guardProcess = try Guard(options, launch, sleepLock: sleepLock)
+            return try guardProcess.run()
         } catch {
             report(error.message)
             return error.status
         }
     }
 
-    private init(_ options: Options, _ launch: Launch) throws(UserError) {
-        self.launch = launch
-        signals = SignalWatch()
+    private init(_ options: Options, _ launch: Launch, sleepLock: SleepLock?) throws(UserError) {
+        self.options = options
         if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 {
             throw UserError(
                 "cannot lock: this is a Wayland session (WAYLAND_DISPLAY is set), where X11 grabs protect nothing; use the compositor's locker, or --geometry for a window",
                 status: .noDisplayOrLock)
         }
-        guard access(launch.uiPath, X_OK) == 0 else {
-            throw UserError("cannot lock: the slider's drawing program \(launch.uiPath) is missing", status: .internalError)
+        signals = try SignalWatch()
+        do {
+            program = try Executable(launch.uiPath)
+        } catch {
+            throw UserError("cannot lock: the slider's drawing program \(launch.uiPath) cannot be run (\(error))", status: .internalError)
         }
-        let sleepLock = Self.sleepLockDescriptor()
+        do {
+            nextSocket = try FileDescriptor.socketPair()
+        } catch {
+            throw error.userError(.noDisplayOrLock, "cannot lock: no socket for the slider's drawing program")
+        }
         display = try XDisplay()
+        loop = EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
         // that it is the guard's child.
+        grabs = try InputGrabs(display: display)
         cover = try LockCover(display: display, background: options.background, slider: Self.sliderGeometry(options))
-        gate = Gate(settings: options.gateSettings, layout: Self.localLayout(cover.slider), start: monotonicNow())
-        if let sleepLock { close(sleepLock) }
+        blanking = Blanking(display)
+        let now = monotonicNow()
+        gate = Gate(settings: options.gateSettings, layout: Self.localLayout(cover.slider), start: now)
+        fallbackAt = now + FallbackSlider.delay
+        sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
+        loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         startUI()
         shedStartupPages()
     }
@@ -81,59 +108,77 @@ public final class Guard {
         SliderLayout(bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height))
     }
 
-    /// xss-lock's `XSS_SLEEP_LOCK_FD`: held open until the screen is locked, so the system
-    /// does not suspend before; never inherited by a child.
-    private static func sleepLockDescriptor() -> Int32? {
-        guard let text = getenv("XSS_SLEEP_LOCK_FD").map({ String(cString: $0) }), let fd = Int32(text), fd > 2,
-            fcntl(fd, F_GETFD) >= 0
-        else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return fd
-    }
-
     /// `--fork`: the parent exits 0 once the screen is locked, leaving the child (which
     /// shares the X connection, and so the grabs) to guard it.
     private func forkOnceLocked() throws(UserError) {
         XSync(display.pointer, 0)
         switch fork() {
-        case -1: throw UserError("--fork: cannot fork: \(String(cString: strerror(errno)))", status: .internalError)
+        case -1: throw SystemError("fork").userError(.internalError, "--fork: cannot fork")
         case 0: return
         default: _exit(0)
         }
     }
 
-    private func loop() throws(UserError) -> ExitStatus {
-        while true {
-            while XPending(display.pointer) > 0 {
-                var event = XEvent()
-                XNextEvent(display.pointer, &event)
-                if let status = dispatch(&event) { return finish(status) }
-            }
-            if let status = flushMotion() { return finish(status) }
-            let now = monotonicNow()
-            if let status = perform(gate.advance(to: now)) { return finish(status) }
-            if let at = uiRestartAt, now >= at { startUI() }
-            XFlush(display.pointer)
-            let deadlines = [gate.nextActionDeadline, uiRestartAt].compactMap { $0 }
-            let ready = try waitReadable(
-                [display.fileDescriptor, signals.fileDescriptor], timeout: deadlines.min().map { $0 - monotonicNow() })
-            if ready[1], let status = handleSignals() { return finish(status) }
-        }
-    }
-
-    private func finish(_ status: ExitStatus) -> ExitStatus {
-        ui?.stop()
-        ui = nil
+    private func run() throws(UserError) -> ExitStatus {
+        let status = try loop.run(
+            event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
+            pass: { [unowned self] () throws(UserError) in pass() })
+        stopUI()
+        command?.stop()
         return status
     }
 
+    /// The work of one pass of the loop once the X queue is empty; says how long to wait.
+    private func pass() -> EventLoop.Turn {
+        if let status = flushMotion() { return .exit(status) }
+        let now = monotonicNow()
+        if let status = perform(gate.advance(to: now)) { return .exit(status) }
+        var deadlines = [gate.nextActionDeadline, uiRestartAt]
+        if !grabs.held {
+            grabs.regrab(at: now)
+            if !grabs.held { deadlines.append(now + 0.02) }
+        }
+        if let at = uiRestartAt, now >= at { startUI() }
+        if let at = nextPing, now >= at, let running = ui {
+            if running.ping(at: now) {
+                nextPing = now + Self.pingInterval
+            } else {
+                replaceUI(running, because: "stopped answering")
+            }
+        }
+        if let at = fallbackAt, now >= at, fallback == nil {
+            report("the slider's drawing program has not drawn for \(FallbackSlider.delay) s; drawing a plain slider")
+            fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
+        }
+        if let fallback {
+            fallback.draw(gate.layout, value: gate.thumbValue(at: now))
+            if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(options.fps)) }
+        }
+        deadlines += [nextPing, fallbackAt]
+        return .wait(until: deadlines.compactMap { $0 }.min())
+    }
+
     private func dispatch(_ event: inout XEvent) -> ExitStatus? {
+        if grabs.handle(&event) { return nil }
+        if blanking.handle(&event) {
+            blankingChanged()
+            return nil
+        }
+        if cover.restore(after: &event) == .destroyed {
+            report("another client destroyed the lock window; making it again")
+            cover.remake()
+            if fallback != nil {
+                fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
+            }
+            relayout()
+            if let running = ui { replaceUI(running, because: "lost its window") }
+            return nil
+        }
         let now = monotonicNow()
         let origin = cover.slider
         switch event.type {
         case MotionNotify:
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
-            return nil
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             if let status = flushMotion() { return status }
             return input(.press(x: Double(event.xbutton.x_root) - origin.x, y: Double(event.xbutton.y_root) - origin.y), at: now)
@@ -141,30 +186,29 @@ public final class Guard {
             if let status = flushMotion() { return status }
             return input(.release, at: now)
         case KeyPress:
-            ui?.send(.keyPressed)
+            send(.keyPressed)
         case VisibilityNotify where event.xvisibility.window == cover.cover:
             if event.xvisibility.state != VisibilityUnobscured { cover.raise() }
-        case MapNotify where event.xmap.window != cover.cover, ConfigureNotify where event.xconfigure.window != cover.cover
-            && event.xconfigure.window != display.root:
+        case MapNotify where event.xmap.window != cover.cover,
+            ConfigureNotify where event.xconfigure.window != cover.cover && event.xconfigure.window != display.root
+                && event.xconfigure.event == display.root:
             cover.raise()
         case ConfigureNotify where event.xconfigure.window == display.root:
-            XRRUpdateConfiguration(&event)
             relayout()
-        case FocusOut where event.xfocus.mode == NotifyUngrab, FocusIn where event.xfocus.mode == NotifyUngrab:
-            cover.regrab()
         default:
-            if event.type == display.randrEventBase + RRScreenChangeNotify {
-                XRRUpdateConfiguration(&event)
-                relayout()
-            }
+            if event.type == display.randrEventBase + RRScreenChangeNotify { relayout() }
         }
         return nil
     }
 
+    /// The screen changed (or the cover was made anew): lay out from what the server says
+    /// now; a drag in progress springs back.
     private func relayout() {
         if cover.layOut() {
-            gate.relayout(Self.localLayout(cover.slider))
-            ui?.send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+            gate.relayout(Self.localLayout(cover.slider), at: monotonicNow())
+            send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+            send(.state(gate.snapshot))
+            fallback?.invalidate()
         }
         cover.raise()
     }
@@ -178,7 +222,7 @@ public final class Guard {
 
     private func input(_ input: GateInput, at now: Double) -> ExitStatus? {
         let action = gate.handle(input, at: now)
-        ui?.send(.input(input, at: now))
+        send(.input(input, at: now))
         return perform(action)
     }
 
@@ -200,42 +244,130 @@ public final class Guard {
                 if let status = perform(gate.handle(.signal(signal), at: monotonicNow())) { return status }
                 continue
             }
-            if let running = command, let code = running.poll() {
+            if let running = command, let exit = running.poll() {
                 command = nil
-                if let status = input(.unlockCommandFinished(succeeded: code == 0), at: monotonicNow()) { return status }
+                if let status = input(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow()) { return status }
             }
-            if let running = ui, let code = running.poll() {
-                uiDied(running, code: code)
+            if let running = ui, let exit = running.process.poll() {
+                uiEnded(running, because: "ended (\(UIProcess.describe(exit)))")
             }
         }
         return nil
     }
 
-    /// Starts a UI and hands it the slider window, its size and the gate's state.
-    private func startUI() {
-        uiRestartAt = nil
+    /// Sends a message to the UI, if one runs; replaces a UI that stopped taking them.
+    private func send(_ message: GuardMessage) {
+        guard let running = ui, !running.send(message) else { return }
+        replaceUI(running, because: "stopped reading")
+    }
+
+    private func readUI() {
+        guard let running = ui else { return }
         do {
-            let started = try UIProcess(path: launch.uiPath, arguments: launch.arguments)
-            ui = started
-            attach(started)
+            guard let messages = try running.receive() else {
+                // It is ending, or will be made to: either way, say how it ended.
+                running.process.stop()
+                uiEnded(running, because: "ended (\(running.process.exit.map(UIProcess.describe) ?? "closed its socket"))")
+                return
+            }
+            if messages.contains(.drawn) {
+                fallbackAt = nil
+                fallback = nil
+            }
         } catch {
-            report("cannot start the slider's drawing program: \(error.description); trying again")
-            uiRestartAt = monotonicNow() + restarts.died(after: 0)
+            replaceUI(running, because: "sent a malformed message (\(error))")
         }
     }
 
-    private func attach(_ ui: UIProcess) {
-        ui.send(.window(cover.sliderWindow))
-        ui.send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
-        ui.send(.state(gate.snapshot))
+    /// Starts a UI and hands it the settings, the slider window, its size and the gate's state.
+    private func startUI() {
+        uiRestartAt = nil
+        do {
+            let socket = try nextSocket ?? FileDescriptor.socketPair()
+            nextSocket = nil
+            let started = try UIProcess(program, socket: socket)
+            ui = started
+            loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
+                readUI()
+                return nil
+            }
+            let settings = UISettings(
+                text: options.text, background: options.background, foreground: options.foreground, fps: options.fps,
+                unlockCommand: options.unlockCommand)
+            send(.hello(protocol: GuardProtocol.version, build: Options.version))
+            send(.settings(settings))
+            send(.window(UInt64(cover.sliderWindow)))
+            send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+            send(.state(gate.snapshot))
+            nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingInterval
+        } catch {
+            report("cannot start the slider's drawing program: \(error); trying again")
+            uiRestartAt = monotonicNow() + restarts.died(after: 0)
+            if fallback == nil && fallbackAt == nil { fallbackAt = monotonicNow() + FallbackSlider.delay }
+        }
     }
 
-    /// The UI died: the screen stays covered and grabbed; a new UI starts at once, or after
-    /// a back-off (0.1 s doubling to 5 s) while UIs keep dying within 2 s of starting.
-    private func uiDied(_ process: UIProcess, code: Int32) {
+    /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or
+    /// after a back-off (0.1 s doubling to 5 s) while UIs keep dying within 2 s of starting.
+    private func uiEnded(_ process: UIProcess, because reason: String) {
+        loop.unwatch(process.channel.descriptor.rawValue)
         ui = nil
-        let lived = monotonicNow() - process.started
-        report("the slider's drawing program ended (\(code > 128 ? "signal \(code - 128)" : "status \(code)")); starting another")
-        uiRestartAt = monotonicNow() + restarts.died(after: lived)
+        nextPing = nil
+        let now = monotonicNow()
+        report("the slider's drawing program \(reason); starting another")
+        uiRestartAt = now + restarts.died(after: now - process.process.started)
+        if fallback == nil && fallbackAt == nil { fallbackAt = now + FallbackSlider.delay }
+    }
+
+    /// Ends a UI that hangs, misbehaves or lost its window, and starts another.
+    private func replaceUI(_ process: UIProcess, because reason: String) {
+        process.process.signal(SIGKILL)
+        process.process.stop()
+        uiEnded(process, because: reason)
+    }
+
+    /// Ends the UI and waits briefly for it, so no drawing outlives the lock.
+    private func stopUI() {
+        guard let running = ui else { return }
+        loop.unwatch(running.channel.descriptor.rawValue)
+        ui = nil
+        running.process.stop()
+    }
+
+    /// The screen saver came on or went off: a blank screen's UI sleeps and owes no pings.
+    private func blankingChanged() {
+        if blanking.isBlank {
+            nextPing = nil
+            ui?.forgetPing()
+        } else if ui != nil {
+            nextPing = monotonicNow()
+        }
+    }
+}
+
+/// xss-lock's `XSS_SLEEP_LOCK_FD`: a descriptor held open until the screen is locked, so the
+/// system does not suspend before; never inherited by a child.
+struct SleepLock {
+    let descriptor: FileDescriptor
+
+    /// Reads and checks the variable. Must run before slidegate opens any descriptor: a
+    /// variable naming a closed one would otherwise name whatever slidegate opened there
+    /// (its signal descriptor), and closing that would break the guard.
+    static func fromEnvironment() -> SleepLock? {
+        guard let value = getenv("XSS_SLEEP_LOCK_FD").map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        guard let fd = Int32(value), fd > 2 else {
+            report("XSS_SLEEP_LOCK_FD: expected a descriptor number above 2, got \"\(value)\"; ignoring it")
+            return nil
+        }
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+            report("XSS_SLEEP_LOCK_FD: descriptor \(fd) is not open; ignoring it")
+            return nil
+        }
+        return SleepLock(descriptor: FileDescriptor(rawValue: fd))
+    }
+
+    /// The screen is locked: let the system sleep.
+    func release() {
+        descriptor.close()
     }
 }

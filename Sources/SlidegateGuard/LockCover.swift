@@ -4,63 +4,70 @@ import Glibc
 import SlidegateCore
 import SlidegateXlib
 
-/// The lock itself: keyboard and pointer grabbed on the root window first, then an
-/// override-redirect window over the whole screen, and inside it a child window where the
-/// UI process draws the slider. Owns the grabs and the windows; releasing it unlocks.
+/// The cover: an override-redirect window over the whole screen and, inside it, the
+/// window where the UI draws the slider. It watches both and undoes whatever another
+/// client does to them — unmapping, moving, resizing, reshaping, reparenting, windows put
+/// inside — and says when they were destroyed, so the guard makes them anew. Owns both
+/// windows.
 final class LockCover {
     private let display: XDisplay
-    let cover: Window
-    /// The window the UI draws the slider into, a child of `cover`.
-    let sliderWindow: Window
+    private let background: Color
     private let sliderGeometry: Geometry?
+    private let shapeEventBase: Int32?
+    private(set) var cover: Window = 0
+    /// The window the UI draws the slider into, a child of `cover`.
+    private(set) var sliderWindow: Window = 0
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
-    /// How long to keep trying when another client holds a grab.
-    static let grabPatience = 1.0
-    /// After this long without the grabs, a small "locking…" notice shows that something
-    /// is happening (it covers nothing and does not look locked).
-    static let noticeDelay = 0.25
-
     init(display: XDisplay, background: Color, slider geometry: Geometry?) throws(UserError) {
         self.display = display
-        let dpy = display.pointer
-        // No cursor of our own: the pointer keeps the desktop's root cursor. Creating one
-        // would make Xlib load libXcursor (a cursor theme), which a static guard must not.
-        try Self.grab(display)
+        self.background = background
         sliderGeometry = geometry
-        let depth = XDefaultDepth(dpy, display.screen)
-        let visual = XDefaultVisual(dpy, display.screen)
-        var attributes = XSetWindowAttributes()
-        attributes.override_redirect = 1
-        attributes.background_pixel = display.pixel(for: background)
-        attributes.event_mask = VisibilityChangeMask
-        cover = XCreateWindow(
-            dpy, display.root, 0, 0, UInt32(display.width), UInt32(display.height), 0, depth, UInt32(InputOutput),
-            visual, UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
-        coverSize = (display.width, display.height)
-        attributes.event_mask = 0
-        sliderWindow = XCreateWindow(
-            dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
-        describe()
-        XSelectInput(dpy, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
-        XRRSelectInput(dpy, display.root, Int32(RRScreenChangeNotifyMask))
-        layOut()
-        XMapWindow(dpy, sliderWindow)
-        XMapRaised(dpy, cover)
-        XSetInputFocus(dpy, cover, RevertToParent, UInt(CurrentTime))
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
+        XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
+        XRRSelectInput(display.pointer, display.root, Int32(RRScreenChangeNotifyMask))
+        create()
         if let code = display.sync() {
             throw UserError("the X server refused the lock window (X error \(code))", status: .noDisplayOrLock)
         }
     }
 
     deinit {
+        XDestroyWindow(display.pointer, cover)
+        XSync(display.pointer, 0)
+    }
+
+    /// Makes the cover and the slider window, maps them on top, and focuses the cover.
+    private func create() {
         let dpy = display.pointer
-        XUngrabPointer(dpy, UInt(CurrentTime))
-        XUngrabKeyboard(dpy, UInt(CurrentTime))
-        XDestroyWindow(dpy, cover)
-        XSync(dpy, 0)
+        let depth = XDefaultDepth(dpy, display.screen)
+        let visual = XDefaultVisual(dpy, display.screen)
+        let size = display.rootSize()
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.background_pixel = display.pixel(for: background)
+        attributes.event_mask = VisibilityChangeMask | StructureNotifyMask | SubstructureNotifyMask
+        cover = XCreateWindow(
+            dpy, display.root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
+            UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
+        coverSize = size
+        attributes.event_mask = StructureNotifyMask | SubstructureNotifyMask
+        slider = Rect(x: 0, y: 0, width: 0, height: 0)
+        sliderWindow = XCreateWindow(
+            dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
+        if shapeEventBase != nil {
+            XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
+            XShapeSelectInput(dpy, sliderWindow, UInt(ShapeNotifyMask))
+        }
+        describe()
+        layOut()
+        XMapWindow(dpy, sliderWindow)
+        XMapRaised(dpy, cover)
+        XSetInputFocus(dpy, cover, RevertToParent, UInt(CurrentTime))
     }
 
     private func describe() {
@@ -89,126 +96,104 @@ final class LockCover {
 
     /// Fits the cover to the screen and places the slider on the primary monitor:
     /// `--slider` relative to its top-left corner, or centred horizontally in its lower part.
-    /// Returns true when the slider's size changed.
+    /// Both from what the server says now. Returns true when the slider moved or changed size.
     @discardableResult
     func layOut() -> Bool {
         let dpy = display.pointer
-        if coverSize != (display.width, display.height) {
-            coverSize = (display.width, display.height)
-            XMoveResizeWindow(dpy, cover, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
+        let size = display.rootSize()
+        if coverSize != size {
+            coverSize = size
+            XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
         let monitor = display.primaryMonitor()
-        let size = Self.defaultSize(on: monitor)
+        let defaultSize = Self.defaultSize(on: monitor)
         let old = slider
         if let sliderGeometry {
-            slider = sliderGeometry.resolve(in: monitor, defaultSize: size)
+            slider = sliderGeometry.resolve(in: monitor, defaultSize: defaultSize)
         } else {
-            let w = Double(size.width)
-            let h = Double(size.height)
+            let w = Double(defaultSize.width)
+            let h = Double(defaultSize.height)
             slider = Rect(
                 x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
                 y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
         }
-        if slider != old {
-            XMoveResizeWindow(dpy, sliderWindow, Int32(slider.x), Int32(slider.y), UInt32(slider.width), UInt32(slider.height))
-        }
-        return slider.width != old.width || slider.height != old.height
+        if slider != old { placeSlider() }
+        return slider != old
+    }
+
+    private func placeSlider() {
+        XMoveResizeWindow(
+            display.pointer, sliderWindow, Int32(slider.x), Int32(slider.y), UInt32(slider.width), UInt32(slider.height))
     }
 
     func raise() {
         XRaiseWindow(display.pointer, cover)
     }
 
-    /// Takes the grabs again after another client or the server broke one.
-    func regrab() {
-        let dpy = display.pointer
-        XGrabKeyboard(dpy, display.root, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
-        XGrabPointer(dpy, display.root, 0, UInt32(Self.pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+    /// What an event on or inside the cover means for the guard.
+    enum Change {
+        /// The cover or the slider window was destroyed: make new ones (`remake`).
+        case destroyed
     }
 
-    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
-
-    /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`
-    /// seconds; between tries input focus moves to a window of ours so that menus holding
-    /// a grab close.
-    private static func grab(_ display: XDisplay) throws(UserError) {
+    /// Undoes what another client did to the cover or the slider window, if `event` says it
+    /// did anything. Returns `.destroyed` when they must be made anew.
+    func restore(after event: inout XEvent) -> Change? {
         let dpy = display.pointer
-        let start = monotonicNow()
-        var keyboard: Int32 = GrabNotViewable
-        var pointer: Int32 = GrabNotViewable
-        var focusWindow: Window = 0
-        var notice: LockingNotice?
-        defer {
-            if focusWindow != 0 { XDestroyWindow(dpy, focusWindow) }
+        let ours = [cover, sliderWindow]
+        switch event.type {
+        case DestroyNotify where ours.contains(event.xdestroywindow.window):
+            return .destroyed
+        case UnmapNotify where ours.contains(event.xunmap.window):
+            XMapWindow(dpy, event.xunmap.window)
+            raise()
+        case ReparentNotify where event.xreparent.window == cover && event.xreparent.parent != display.root:
+            XReparentWindow(dpy, cover, display.root, 0, 0)
+            XMapRaised(dpy, cover)
+        case ReparentNotify where event.xreparent.window == sliderWindow && event.xreparent.parent != cover:
+            XReparentWindow(dpy, sliderWindow, cover, Int32(slider.x), Int32(slider.y))
+            XMapWindow(dpy, sliderWindow)
+        case ReparentNotify where event.xreparent.parent == cover || event.xreparent.parent == sliderWindow:
+            XDestroyWindow(dpy, event.xreparent.window)
+        case CreateNotify where event.xcreatewindow.window != sliderWindow
+            && (event.xcreatewindow.parent == cover || event.xcreatewindow.parent == sliderWindow):
+            // A window another client put inside the cover would show above the lock.
+            XDestroyWindow(dpy, event.xcreatewindow.window)
+        case ConfigureNotify where event.xconfigure.window == cover:
+            let c = event.xconfigure
+            if c.x != 0 || c.y != 0 || Int(c.width) != coverSize.width || Int(c.height) != coverSize.height {
+                XMoveResizeWindow(dpy, cover, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
+            }
+        case ConfigureNotify where event.xconfigure.window == sliderWindow:
+            let c = event.xconfigure
+            if Double(c.x) != slider.x || Double(c.y) != slider.y || Double(c.width) != slider.width
+                || Double(c.height) != slider.height
+            {
+                placeSlider()
+            }
+        case let type where shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false:
+            let shape = withUnsafePointer(to: &event) {
+                $0.withMemoryRebound(to: XShapeEvent.self, capacity: 1) { $0.pointee }
+            }
+            if shape.shaped != 0 && ours.contains(shape.window) {
+                for kind in [ShapeBounding, ShapeClip, ShapeInput] {
+                    XShapeCombineMask(dpy, shape.window, kind, 0, 0, 0, ShapeSet)
+                }
+            }
+        default:
+            break
         }
-        while true {
-            if keyboard != GrabSuccess {
-                keyboard = XGrabKeyboard(dpy, display.root, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
-            }
-            if pointer != GrabSuccess {
-                pointer = XGrabPointer(
-                    dpy, display.root, 0, UInt32(pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
-            }
-            if keyboard == GrabSuccess && pointer == GrabSuccess { return }
-            let elapsed = monotonicNow() - start
-            if elapsed >= grabPatience { break }
-            if focusWindow == 0 {
-                var attributes = XSetWindowAttributes()
-                attributes.override_redirect = 1
-                focusWindow = XCreateWindow(
-                    dpy, display.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
-                XMapRaised(dpy, focusWindow)
-            }
-            XSetInputFocus(dpy, focusWindow, RevertToParent, UInt(CurrentTime))
-            if notice == nil && elapsed >= noticeDelay { notice = LockingNotice(display) }
-            XSync(dpy, 0)
-            _ = sg_take_x_error()
-            usleep(2_000)
-        }
-        if keyboard == GrabSuccess { XUngrabKeyboard(dpy, UInt(CurrentTime)) }
-        if pointer == GrabSuccess { XUngrabPointer(dpy, UInt(CurrentTime)) }
-        XSync(dpy, 0)
-        let (what, result) = keyboard != GrabSuccess ? ("keyboard", keyboard) : ("pointer", pointer)
-        throw UserError(
-            "cannot lock: the \(what) grab failed (\(grabResultName(result))) for \(grabPatience) s; another client holds it",
-            status: .noDisplayOrLock)
+        return nil
     }
 
-    private static func grabResultName(_ result: Int32) -> String {
-        switch result {
-        case AlreadyGrabbed: "AlreadyGrabbed"
-        case GrabFrozen: "GrabFrozen"
-        case GrabInvalidTime: "GrabInvalidTime"
-        case GrabNotViewable: "GrabNotViewable"
-        default: "error \(result)"
-        }
+    /// Makes the cover and slider window anew after another client destroyed one of them
+    /// (the grabs, on the root window, were never lost).
+    func remake() {
+        XDestroyWindow(display.pointer, cover)
+        // One of the two is gone already: the error that destroying it again causes is
+        // expected, not news.
+        XSync(display.pointer, 0)
+        _ = sg_take_x_error()
+        create()
     }
 }
-
-/// A small box at the top of the screen saying "locking..." while the grabs are being
-/// fought for. Core X font and drawing only. Owns its window.
-private final class LockingNotice {
-    private let display: XDisplay
-    private let window: Window
-
-    init(_ display: XDisplay) {
-        self.display = display
-        let dpy = display.pointer
-        var attributes = XSetWindowAttributes()
-        attributes.override_redirect = 1
-        attributes.background_pixel = XBlackPixel(dpy, display.screen)
-        window = XCreateWindow(
-            dpy, display.root, Int32(display.width / 2 - 60), 8, 120, 28, 0, XDefaultDepth(dpy, display.screen),
-            UInt32(InputOutput), XDefaultVisual(dpy, display.screen), UInt(CWOverrideRedirect | CWBackPixel), &attributes)
-        XMapRaised(dpy, window)
-        let gc = XCreateGC(dpy, window, 0, nil)
-        XSetForeground(dpy, gc, XWhitePixel(dpy, display.screen))
-        XDrawString(dpy, window, gc, 30, 18, "locking...", 10)
-        XFreeGC(dpy, gc)
-    }
-
-    deinit {
-        XDestroyWindow(display.pointer, window)
-    }
-}
-

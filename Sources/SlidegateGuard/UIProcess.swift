@@ -1,54 +1,80 @@
 import Glibc
 import SlidegateCore
+import SlidegateProtocol
 import SlidegateXlib
 
-/// The lock-mode UI process and the pipe the guard talks to it through (its descriptor 3).
-/// A UI that stops reading (the pipe fills) is taken for hung and killed, so it restarts.
+/// One lock-mode UI process and the socket the guard talks to it through (its descriptor
+/// 3), with what the guard knows of it: whether it answered the handshake, has drawn, and
+/// answers pings.
 final class UIProcess {
-    private let process: ChildProcess
-    private let pipeEnd: Int32
-    let started: Double
+    let process: ChildProcess
+    let channel: MessageChannel
+    /// It said `drawn`: the slider it painted is on screen.
+    private(set) var drawn = false
+    /// The ping it has not answered yet, and when it went.
+    private var unanswered: (sequence: UInt32, sent: Double)?
+    private var sequence: UInt32 = 0
 
-    init(path: String, arguments: [String]) throws(ChildProcessError) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw ChildProcessError(path: "pipe", code: errno) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    /// How long a UI may leave a ping unanswered before it counts as hung.
+    static let answerTime = 1.0
+
+    /// Starts `program` with the guard's end of `socket` kept here; the UI's end becomes
+    /// its descriptor 3 and is closed here once it started.
+    init(_ program: Executable, socket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)) throws(SystemError) {
+        defer { socket.uiEnd.close() }
         do {
-            process = try ChildProcess(path, [path, "--lock-ui"] + arguments, descriptors: [3: fds[0]])
+            channel = try MessageChannel(socket.guardEnd)
         } catch {
-            close(fds[0])
-            close(fds[1])
+            socket.guardEnd.close()
             throw error
         }
-        close(fds[0])
-        pipeEnd = fds[1]
-        _ = fcntl(pipeEnd, F_SETFL, O_NONBLOCK)
-        started = monotonicNow()
+        process = try program.start(["--lock-ui"], descriptors: [3: socket.uiEnd.rawValue])
     }
 
-    deinit {
-        close(pipeEnd)
-    }
-
-    func send(_ message: GuardMessage) {
-        let line = message.line + "\n"
-        let written = line.withCString { write(pipeEnd, $0, strlen($0)) }
-        if written < 0 && errno == EAGAIN {
-            report("the slider's drawing program stopped reading; restarting it")
-            process.signal(SIGKILL)
+    /// Sends a message; false when the UI must be replaced (it stopped taking them).
+    func send(_ message: GuardMessage) -> Bool {
+        do {
+            try channel.send(message.frame)
+        } catch {
+            return false
         }
+        return channel.keepsUp
     }
 
-    func poll() -> Int32? { process.poll() }
-
-    /// Ends the UI and waits briefly for it, so no drawing outlives the lock.
-    func stop() {
-        process.signal(SIGTERM)
-        for _ in 0..<50 {
-            if process.poll() != nil { return }
-            usleep(2_000)
+    /// What the UI said; nil once it closed its end. Throws on a malformed message.
+    func receive() throws(ProtocolError) -> [UIMessage]? {
+        guard let bodies = try channel.receive() else { return nil }
+        var messages: [UIMessage] = []
+        for body in bodies {
+            let message = try UIMessage(body: body)
+            switch message {
+            case .hello(let version, let build) where version != GuardProtocol.version:
+                throw ProtocolError("the UI speaks protocol \(version) (build \(build)), the guard \(GuardProtocol.version)")
+            case .hello: break
+            case .drawn: drawn = true
+            case .pong(let answered): if answered == unanswered?.sequence { unanswered = nil }
+            }
+            messages.append(message)
         }
-        process.signal(SIGKILL)
-        _ = waitpid(process.pid, nil, 0)
+        return messages
+    }
+
+    /// Pings the UI; false when the previous ping has gone unanswered for `answerTime`.
+    func ping(at now: Double) -> Bool {
+        if let unanswered, now - unanswered.sent >= Self.answerTime { return false }
+        guard unanswered == nil else { return true }
+        sequence &+= 1
+        unanswered = (sequence, now)
+        return send(.ping(sequence))
+    }
+
+    /// The screen blanked: the UI sleeps and owes no answer.
+    func forgetPing() {
+        unanswered = nil
+    }
+
+    /// Why it ended, in words for stderr.
+    static func describe(_ exit: ChildExit) -> String {
+        exit == .exited(GuardProtocol.uiStatus) ? "it did not understand the guard's messages" : "\(exit)"
     }
 }

@@ -1,11 +1,11 @@
 import CGraphics
 
 /// The fonts text is drawn with. Owns a Pango font map.
-public final class FontMap {
+package final class FontMap {
     let pointer: UnsafeMutablePointer<PangoFontMap>
 
     /// The system's fonts, as fontconfig is configured.
-    public init() {
+    package init() {
         pointer = pango_cairo_font_map_new()
     }
 
@@ -34,7 +34,7 @@ public final class FontMap {
         """
 
     /// Only the given font files, so drawing does not depend on what is installed.
-    public init(files: [String]) throws(RenderError) {
+    package init(files: [String]) throws(RenderError) {
         guard let config = FcConfigCreate() else { throw RenderError("fontconfig could not create a configuration") }
         defer { FcConfigDestroy(config) }
         guard FcConfigParseAndLoadFromMemory(config, Self.scaleBitmapFonts, FcTrue) == FcTrue else {
@@ -55,10 +55,10 @@ public final class FontMap {
 }
 
 /// A drawing failure, with Cairo's or Pango's reason.
-public struct RenderError: Error, Equatable, CustomStringConvertible {
-    public var description: String
+package struct RenderError: Error, Equatable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 

@@ -3,10 +3,10 @@ import SlidegateCore
 
 /// Paints a `Scene` into any Cairo context, with the slider's rectangle at the layout's
 /// bounds. Text layouts and glyph outlines are built once per string and kept.
-public final class Renderer {
-    public let layout: SliderLayout
-    public let background: Color
-    public let foreground: Color
+package final class Renderer {
+    package let layout: SliderLayout
+    package let background: Color
+    package let foreground: Color
     private let context: OpaquePointer
     private let fontMap: FontMap
     private var texts: [(string: String, width: Double, text: ShapedText)] = []
@@ -17,7 +17,7 @@ public final class Renderer {
     /// - Parameters:
     ///   - layout: where the slider is, in the target surface's coordinates.
     ///   - family: a Pango family list such as "Sans" or "DejaVu Sans,VL Gothic".
-    public init(
+    package init(
         layout: SliderLayout, background: Color, foreground: Color, fontMap: FontMap = FontMap(),
         family: String = "Sans", shimmer: Shimmer = Shimmer()
     ) {
@@ -51,7 +51,7 @@ public final class Renderer {
     private var thumbBottom: Color { background.mixed(with: foreground, 0.30).opaque(like: background) }
 
     /// Paints the whole slider rectangle for `scene`.
-    public func draw(_ scene: Scene, into cr: OpaquePointer) throws(RenderError) {
+    package func draw(_ scene: Scene, into cr: OpaquePointer) throws(RenderError) {
         try draw(scene, into: cr, clip: layout.bounds)
     }
 
@@ -59,7 +59,7 @@ public final class Renderer {
     /// it when `previous` is nil); returns the rectangle it repainted, or nil when nothing
     /// changed. While the shimmer runs that is the band's path through the text.
     @discardableResult
-    public func draw(_ scene: Scene, after previous: Scene?, into cr: OpaquePointer) throws(RenderError) -> Rect? {
+    package func draw(_ scene: Scene, after previous: Scene?, into cr: OpaquePointer) throws(RenderError) -> Rect? {
         guard let dirty = try changedRect(from: previous, to: scene) else { return nil }
         try draw(scene, into: cr, clip: dirty)
         return dirty
@@ -265,7 +265,7 @@ public final class Renderer {
     }
 
     /// The ink-free box of a label's text: where the shimmer band is measured.
-    public func textExtent(_ string: String, width: Double) throws(RenderError) -> (x: Double, width: Double) {
+    package func textExtent(_ string: String, width: Double) throws(RenderError) -> (x: Double, width: Double) {
         let t = try shaped(string, width: width)
         return (t.logicalX, t.width)
     }

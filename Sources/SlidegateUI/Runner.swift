@@ -1,67 +1,92 @@
 import CX11
 import Glibc
 import SlidegateCore
+import SlidegateProtocol
 import SlidegateRender
 import SlidegateXlib
 
-/// Draws the gate and animates it: one thread, one `ppoll` on the X connection, the signal
-/// descriptor and (in lock mode) the guard's pipe, woken only for input, signals and the
-/// next frame's deadline; no wake-ups at all while nothing moves or the screen is blank.
+/// Draws the gate and animates it, on the shared `EventLoop`: woken only for input,
+/// signals, the guard's messages and the next frame's deadline; no wake-ups at all while
+/// nothing moves or the screen is blank.
 ///
 /// In windowed mode it is the whole program: its gate decides and it runs the unlock
 /// command. In lock mode it only mirrors the guard's gate to draw it; the guard decides.
-public final class Runner {
+package final class Runner {
     private let options: Options
     private let display: XDisplay
     private let signals: SignalWatch
+    private let loop: EventLoop
     private let stage: any Stage
     private let blanking: Blanking
     private let fontMap: FontMap
-    private let guardPipe: GuardPipe?
+    private let guardLink: GuardLink?
     private var gate: Gate
     private var surface: SliderSurface
     private var renderer: Renderer
     private var shown: Scene?
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
+    /// Lock mode: the guard has yet to hear that a frame is on screen.
+    private var drawnUntold: Bool
 
     /// Windowed mode: runs until the gate ends; returns its exit status, after saying why
     /// on stderr when it is an error.
-    public static func runWindowed(_ options: Options) -> ExitStatus {
+    package static func runWindowed(_ options: Options) -> ExitStatus {
         run { () throws(UserError) in
             guard case .windowed(let geometry) = options.mode else {
                 throw UserError("internal: windowed mode without --geometry", status: .internalError)
             }
-            let signals = SignalWatch()
+            let signals = try SignalWatch()
             let display = try XDisplay()
+            let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
             let stage = SliderWindow(display: display, geometry: geometry, options: options)
-            return try Runner(options, display, signals, FontMap(), stage, nil).loop()
+            return try Runner(options, display, signals, loop, FontMap(), stage, nil).run()
         }
     }
 
-    /// Lock mode's UI: waits for the guard to name the slider window (on descriptor 3, once
-    /// the screen is locked), then draws into it, following the guard's messages, until the
-    /// guard closes the pipe.
-    public static func runLockUI(_ options: Options) -> ExitStatus {
+    /// Lock mode's UI: the guard's handshake on descriptor 3 — hello, the settings, the
+    /// slider window — then draws into that window, following the guard's messages, until
+    /// the guard closes its end.
+    package static func runLockUI() -> ExitStatus {
         OutOfMemoryProtection.set(300)
         return run { () throws(UserError) in
-            let signals = SignalWatch()
+            let signals = try SignalWatch()
+            let link = try GuardLink(descriptor: 3)
+            link.send(.hello(protocol: GuardProtocol.version, build: Options.version))
             let display = try XDisplay()
             let fontMap = FontMap()
-            let pipe = GuardPipe(descriptor: 3)
-            while true {
-                let ready = try waitReadable([pipe.descriptor, signals.fileDescriptor], timeout: nil)
-                if ready[1], let signal = signals.pending().first(where: { $0 != SIGCHLD }) { return .signal(signal) }
-                guard ready[0] else { continue }
-                guard let messages = pipe.read() else { return .completed }
-                guard let index = messages.firstIndex(where: { if case .window = $0 { true } else { false } }),
-                    case .window(let id) = messages[index]
-                else { continue }
-                let stage = try GuardedWindow(display: display, window: id)
-                let runner = try Runner(options, display, signals, fontMap, stage, pipe)
-                try runner.apply(Array(messages[(index + 1)...]))
-                return try runner.loop()
+            var options = Options()
+            var received: [GuardMessage] = []
+            var window: UInt64?
+            while window == nil {
+                var polled = [
+                    pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                guard poll(&polled, 2, -1) >= 0 || errno == EINTR else {
+                    throw SystemError("poll").userError(.internalError, "--lock-ui: waiting for the guard")
+                }
+                if polled[1].revents != 0, let signal = signals.pending().first(where: { $0 != SIGCHLD }) { return .signal(signal) }
+                guard polled[0].revents != 0 else { continue }
+                guard let messages = try link.receive() else { return .completed }
+                for message in messages {
+                    switch message {
+                    case .settings(let settings):
+                        options.text = settings.text
+                        options.background = settings.background
+                        options.foreground = settings.foreground
+                        options.fps = settings.fps
+                        options.unlockCommand = settings.unlockCommand
+                    case .window(let id) where window == nil: window = id
+                    default: if window != nil { received.append(message) }
+                    }
+                }
             }
+            let loop = EventLoop(display: display, synthetic: .ignored)
+            let stage = try GuardedWindow(display: display, window: Window(window!))
+            let runner = try Runner(options, display, signals, loop, fontMap, stage, link)
+            try runner.apply(received)
+            return try runner.run()
         }
     }
 
@@ -75,15 +100,17 @@ public final class Runner {
     }
 
     private init(
-        _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ fontMap: FontMap, _ stage: any Stage,
-        _ guardPipe: GuardPipe?
+        _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
+        _ stage: any Stage, _ guardLink: GuardLink?
     ) throws(UserError) {
         self.options = options
         self.display = display
         self.signals = signals
+        self.loop = loop
         self.fontMap = fontMap
         self.stage = stage
-        self.guardPipe = guardPipe
+        self.guardLink = guardLink
+        drawnUntold = guardLink != nil
         blanking = Blanking(display)
         gate = Gate(settings: options.gateSettings, layout: SliderLayout(bounds: stage.slider), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
@@ -101,44 +128,50 @@ public final class Runner {
         return (surface, renderer)
     }
 
-    private func loop() throws(UserError) -> ExitStatus {
-        let descriptors = [display.fileDescriptor, signals.fileDescriptor] + (guardPipe.map { [$0.descriptor] } ?? [])
-        while true {
-            while XPending(display.pointer) > 0 {
-                var event = XEvent()
-                XNextEvent(display.pointer, &event)
-                if let status = try dispatch(&event) { return status }
+    private func run() throws(UserError) -> ExitStatus {
+        loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
+        if let guardLink {
+            loop.watch(guardLink.descriptor, name: "the guard's socket", peer: true) { [unowned self] () throws(UserError) in
+                try readGuard()
             }
-            let now = monotonicNow()
-            if let status = perform(gate.advance(to: now)) { return status }
-            var deadline: Double?
-            if !blanking.isBlank {
-                try paint(at: now)
-                deadline = gate.nextDeadline(after: now)
-                if let d = deadline, d - now > 0.5, shown?.label != nil {
-                    blanking.checkMonitors()
-                    if blanking.isBlank { deadline = gate.nextActionDeadline }
-                }
-            } else {
-                deadline = gate.nextActionDeadline
-            }
-            XFlush(display.pointer)
-            if shedAfterFirstFrame && shown != nil {
-                shedAfterFirstFrame = false
-                shedStartupPages()
-            }
-            let ready = try waitReadable(descriptors, timeout: deadline.map { $0 - monotonicNow() })
-            if ready[1], let status = handleSignals() { return status }
-            if ready.count > 2, ready[2], let status = try readGuard() { return status }
         }
+        return try loop.run(
+            event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
+            pass: { [unowned self] () throws(UserError) in try pass() })
+    }
+
+    private func pass() throws(UserError) -> EventLoop.Turn {
+        let now = monotonicNow()
+        if let status = perform(gate.advance(to: now)) { return .exit(status) }
+        var deadline: Double?
+        if !blanking.isBlank {
+            try paint(at: now)
+            deadline = gate.nextDeadline(after: now)
+            if let d = deadline, d - now > 0.5, shown?.label != nil {
+                blanking.checkMonitors()
+                if blanking.isBlank { deadline = gate.nextActionDeadline }
+            }
+        } else {
+            deadline = gate.nextActionDeadline
+        }
+        if drawnUntold, shown != nil, let guardLink {
+            XSync(display.pointer, 0)
+            guardLink.send(.drawn)
+            drawnUntold = false
+        }
+        if shedAfterFirstFrame && shown != nil {
+            shedAfterFirstFrame = false
+            shedStartupPages()
+        }
+        return .wait(until: deadline)
     }
 
     private func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
             if signal == SIGCHLD {
-                guard let running = command, let code = running.poll() else { continue }
+                guard let running = command, let exit = running.poll() else { continue }
                 command = nil
-                if let status = perform(gate.handle(.unlockCommandFinished(succeeded: code == 0), at: monotonicNow())) {
+                if let status = perform(gate.handle(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow())) {
                     return status
                 }
             } else if let status = perform(gate.handle(.signal(signal), at: monotonicNow())) {
@@ -148,19 +181,22 @@ public final class Runner {
         return nil
     }
 
-    /// Lock mode: applies the guard's messages. The guard closing the pipe ends the UI.
+    /// Lock mode: applies the guard's messages. The guard closing its end ends the UI.
     private func readGuard() throws(UserError) -> ExitStatus? {
-        guard let guardPipe, let messages = guardPipe.read() else { return .completed }
+        guard let guardLink, let messages = try guardLink.receive() else { return .completed }
         try apply(messages)
         return nil
     }
 
     private func apply(_ messages: [GuardMessage]) throws(UserError) {
         for message in messages {
-            blanking.inputArrived()
             switch message {
-            case .window, .keyPressed:
+            case .hello, .settings, .window:
                 continue
+            case .ping(let sequence):
+                guardLink?.send(.pong(sequence))
+            case .keyPressed:
+                blanking.inputArrived()
             case .layout(let width, let height):
                 guard let window = stage as? GuardedWindow else { continue }
                 window.resize(width: width, height: height)
@@ -168,13 +204,14 @@ public final class Runner {
             case .state(let snapshot):
                 gate = Gate(settings: options.gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
             case .input(let input, let time):
+                blanking.inputArrived()
                 _ = gate.handle(input, at: time)
             }
         }
     }
 
     private func relayout() throws(UserError) {
-        gate.relayout(SliderLayout(bounds: stage.slider))
+        gate.relayout(SliderLayout(bounds: stage.slider), at: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
         shown = nil
     }
@@ -212,7 +249,7 @@ public final class Runner {
 
     /// Carries out what the gate asked for, in windowed mode; in lock mode the guard does.
     private func perform(_ action: GateAction?) -> ExitStatus? {
-        if guardPipe != nil {
+        if guardLink != nil {
             if case .exit(.signal(let n)) = action { return .signal(n) }
             return nil
         }
@@ -235,31 +272,5 @@ public final class Runner {
             surface.present(on: stage.window, rect: dirty)
         }
         shown = scene
-    }
-}
-
-/// The read end of the guard's pipe: whole lines, parsed.
-final class GuardPipe {
-    let descriptor: Int32
-    private var pending: [UInt8] = []
-
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-        _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-    }
-
-    /// The messages that have arrived, or nil once the guard has closed the pipe.
-    func read() -> [GuardMessage]? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = Glibc.read(descriptor, &buffer, buffer.count)
-            if n == 0 { return nil }
-            if n < 0 { break }
-            pending += buffer[..<n]
-        }
-        guard let end = pending.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-        let lines = pending[..<end].split(separator: UInt8(ascii: "\n"))
-        pending.removeSubrange(...end)
-        return lines.compactMap { GuardMessage(line: String(decoding: $0, as: UTF8.self)) }
     }
 }

@@ -19,7 +19,8 @@ final class SliderWindow: Stage {
     init(display: XDisplay, geometry: Geometry, options: Options) {
         self.display = display
         let dpy = display.pointer
-        let screenRect = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
+        let size = display.rootSize()
+        let screenRect = Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
         let placed = geometry.resolve(in: screenRect, defaultSize: Self.defaultSize)
         var attributes = XSetWindowAttributes()
         attributes.background_pixmap = 0

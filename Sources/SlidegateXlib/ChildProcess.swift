@@ -1,15 +1,33 @@
 import Glibc
+import SlidegateCore
+
+/// How a child process ended.
+package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
+    case exited(Int32)
+    case killed(signal: Int32)
+
+    package var succeeded: Bool { self == .exited(0) }
+
+    package var description: String {
+        switch self {
+        case .exited(let code): "status \(code)"
+        case .killed(let signal): "signal \(signal)"
+        }
+    }
+}
 
 /// A process slidegate started: the unlock command or the lock-mode UI. It starts with an
 /// empty signal mask and default dispositions (slidegate blocks the signals it reads from a
 /// signalfd, and a blocked mask survives exec), no descriptors but 0-2 and the ones given,
 /// and an `oom_score_adj` of 0 even when the guard protects itself with -1000.
-public final class ChildProcess {
-    public let pid: pid_t
+package final class ChildProcess {
+    package let pid: pid_t
+    package let started: Double
+    package private(set) var exit: ChildExit?
 
     /// Starts `path` with `arguments` (argv[0] first); `descriptors` maps a descriptor in
-    /// the child to one here. Throws the errno text when it cannot start.
-    public init(_ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:]) throws(ChildProcessError) {
+    /// the child to one here.
+    package init(_ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:]) throws(SystemError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -29,7 +47,7 @@ public final class ChildProcess {
         for (child, var parent) in descriptors {
             if parent == child {
                 // dup2 onto itself would keep close-on-exec set: go through a copy.
-                parent = fcntl(parent, F_DUPFD_CLOEXEC, 10)
+                parent = try retryingInterrupts("fcntl F_DUPFD_CLOEXEC") { fcntl(parent, F_DUPFD_CLOEXEC, 10) }
                 moved.append(parent)
             }
             posix_spawn_file_actions_adddup2(&actions, parent, child)
@@ -40,18 +58,19 @@ public final class ChildProcess {
         let result = OutOfMemoryProtection.withChildDefault {
             posix_spawn(&child, path, &actions, &attributes, &argv, environ)
         }
-        guard result == 0 else { throw ChildProcessError(path: path, code: result) }
+        guard result == 0 else { throw SystemError("cannot start \(arguments.first ?? path)", code: result) }
         pid = child
+        started = monotonicNow()
     }
 
     /// `/bin/sh -c command`.
-    public convenience init(shell command: String) throws(ChildProcessError) {
+    package convenience init(shell command: String) throws(SystemError) {
         try self.init("/bin/sh", ["sh", "-c", command])
     }
 
     /// Starts `--unlock-command`; nil, after saying why on stderr, when it cannot start
     /// (which counts as a failed unlock).
-    public static func unlockCommand(_ command: String) -> ChildProcess? {
+    package static func unlockCommand(_ command: String) -> ChildProcess? {
         do {
             return try ChildProcess(shell: command)
         } catch {
@@ -60,53 +79,85 @@ public final class ChildProcess {
         }
     }
 
-    /// How it ended, once it has: its exit code, or 128 + the signal that killed it.
-    public func poll() -> Int32? {
+    /// How it ended, once it has (reaped at most once).
+    @discardableResult
+    package func poll() -> ChildExit? {
+        if let exit { return exit }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        exit = signal == 0 ? .exited((status >> 8) & 0xff) : .killed(signal: signal)
+        return exit
     }
 
-    public func signal(_ n: Int32) {
-        kill(pid, n)
+    package func signal(_ n: Int32) {
+        if exit == nil { kill(pid, n) }
+    }
+
+    /// Ends it: SIGTERM, up to 0.1 s to go, then SIGKILL; reaps it.
+    package func stop() {
+        signal(SIGTERM)
+        for _ in 0..<50 {
+            if poll() != nil { return }
+            usleep(2_000)
+        }
+        signal(SIGKILL)
+        var status: Int32 = 0
+        if exit == nil, waitpid(pid, &status, 0) == pid { exit = .killed(signal: SIGKILL) }
     }
 }
 
-public struct ChildProcessError: Error, CustomStringConvertible {
-    public var path: String
-    public var code: Int32
+/// An executable opened once, at start: every process started from it runs exactly the
+/// file that was checked then, even if the path is replaced later (a package upgrade while
+/// the screen is locked never pairs an old guard with a new UI). Owns the descriptor.
+package final class Executable {
+    package let path: String
+    private let descriptor: FileDescriptor
 
-    public init(path: String, code: Int32) {
+    /// Opens `path` (O_PATH: nothing is read); throws when it is missing or not executable.
+    package init(_ path: String) throws(SystemError) {
         self.path = path
-        self.code = code
+        descriptor = try FileDescriptor.openPath(path)
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else {
+            descriptor.close()
+            throw SystemError("stat \(path)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+            descriptor.close()
+            throw SystemError(path, code: EACCES)
+        }
     }
 
-    public var description: String { "cannot start \(path): \(String(cString: strerror(code)))" }
+    deinit {
+        descriptor.close()
+    }
+
+    /// Starts the opened file (through /proc/self/fd, which names exactly it) with
+    /// `arguments` after argv[0], which is the path.
+    package func start(_ arguments: [String], descriptors: [Int32: Int32]) throws(SystemError) -> ChildProcess {
+        try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
+    }
 }
 
 /// The guard asks the kernel's OOM killer to spare it (`oom_score_adj` -1000) where it may;
 /// its children must not inherit that.
-public enum OutOfMemoryProtection {
+package enum OutOfMemoryProtection {
     private static let path = "/proc/self/oom_score_adj"
 
     /// Sets this process's `oom_score_adj`; false when the kernel refuses.
     @discardableResult
-    public static func set(_ value: Int) -> Bool {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let text = "\(value)\n"
-        return text.withCString { write(fd, $0, strlen($0)) } == text.utf8.count
+    package static func set(_ value: Int) -> Bool {
+        guard let fd = try? FileDescriptor.open(path, O_WRONLY) else { return false }
+        defer { fd.close() }
+        return (try? fd.writeAll(Array("\(value)\n".utf8))) != nil
     }
 
-    public static func current() -> Int? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    package static func current() -> Int? {
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { fd.close() }
         var buffer = [UInt8](repeating: 0, count: 16)
-        let n = read(fd, &buffer, 15)
-        guard n > 0 else { return nil }
+        guard let n = try? fd.read(into: &buffer), n > 0 else { return nil }
         return Int(String(decoding: buffer[..<n].filter { $0 > 32 }, as: UTF8.self))
     }
 

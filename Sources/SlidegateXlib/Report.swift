@@ -2,7 +2,7 @@ import Glibc
 import SlidegateCore
 
 /// Writes one line, prefixed with "slidegate: ", to standard error.
-public func report(_ message: String) {
+package func report(_ message: String) {
     let line = "slidegate: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
@@ -10,7 +10,7 @@ public func report(_ message: String) {
 /// Runs a slidegate program: parses `arguments`, answers --help and --version, hands the
 /// options to `body`, and exits with the status that comes back, or with the usage error's
 /// status after printing it.
-public func runCommandLine(_ arguments: [String], _ body: (Options) -> ExitStatus) -> Never {
+package func runCommandLine(_ arguments: [String], _ body: (Options) -> ExitStatus) -> Never {
     let status: ExitStatus
     do {
         switch try Options.parse(arguments) {

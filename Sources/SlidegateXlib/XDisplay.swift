@@ -4,15 +4,15 @@ import Glibc
 import SlidegateCore
 
 /// The connection to the X server. Owns the `Display*`; one thread uses it.
-public final class XDisplay {
-    public let pointer: OpaquePointer
-    public let screen: Int32
-    public let root: Window
+package final class XDisplay {
+    package let pointer: OpaquePointer
+    package let screen: Int32
+    package let root: Window
     /// The first event code of the RandR extension, or -1 without it.
-    public let randrEventBase: Int32
+    package let randrEventBase: Int32
 
     /// Opens the display named by `$DISPLAY`.
-    public init() throws(UserError) {
+    package init() throws(UserError) {
         guard let name = getenv("DISPLAY").map({ String(cString: $0) }), !name.isEmpty else {
             throw UserError("cannot open a display: DISPLAY is not set", status: .noDisplayOrLock)
         }
@@ -32,39 +32,67 @@ public final class XDisplay {
         XCloseDisplay(pointer)
     }
 
-    public var fileDescriptor: Int32 { XConnectionNumber(pointer) }
-    public var width: Int { Int(XDisplayWidth(pointer, screen)) }
-    public var height: Int { Int(XDisplayHeight(pointer, screen)) }
+    package var fileDescriptor: Int32 { XConnectionNumber(pointer) }
 
-    public func atom(_ name: String) -> Atom { XInternAtom(pointer, name, 0) }
+    /// The root window's size, asked of the server (a round trip). Never Xlib's cached
+    /// screen size, which `XRRUpdateConfiguration` copies from events another client can
+    /// forge.
+    package func rootSize() -> (width: Int, height: Int) {
+        var rootReturn: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var border: UInt32 = 0
+        var depth: UInt32 = 0
+        guard XGetGeometry(pointer, root, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else {
+            return (Int(XDisplayWidth(pointer, screen)), Int(XDisplayHeight(pointer, screen)))
+        }
+        return (Int(width), Int(height))
+    }
+
+    package func atom(_ name: String) -> Atom { XInternAtom(pointer, name, 0) }
+
+    /// Says on stderr which X error the requests sent so far caused, if any; the guard
+    /// and the UI carry on (an error after start-up is a request that raced a change, such
+    /// as a window another client destroyed).
+    package func reportErrors() {
+        var request: Int32 = 0
+        var minor: Int32 = 0
+        let code = sg_take_x_error_request(&request, &minor)
+        if code != 0 { report("X error \(code) on request \(request).\(minor)") }
+    }
 
     /// Waits for the server to handle every request sent so far; returns the code of the
-    /// first X error they caused, or nil.
-    public func sync() -> Int32? {
+    /// last X error they caused, or nil.
+    package func sync() -> Int32? {
         XSync(pointer, 0)
         let code = sg_take_x_error()
         return code == 0 ? nil : Int32(code)
     }
 
-    /// An allocated pixel for an opaque colour in the default colormap.
-    public func pixel(for color: Color) -> UInt {
+    /// An allocated pixel for an opaque colour in the default colormap; black or white,
+    /// whichever is nearer, when the colormap has no room.
+    package func pixel(for color: Color) -> UInt {
         var xcolor = XColor()
         xcolor.red = UInt16(color.red * 65535)
         xcolor.green = UInt16(color.green * 65535)
         xcolor.blue = UInt16(color.blue * 65535)
         xcolor.flags = CChar(DoRed | DoGreen | DoBlue)
-        XAllocColor(pointer, XDefaultColormap(pointer, screen), &xcolor)
+        guard XAllocColor(pointer, XDefaultColormap(pointer, screen), &xcolor) != 0 else {
+            return color.red + color.green + color.blue >= 1.5 ? XWhitePixel(pointer, screen) : XBlackPixel(pointer, screen)
+        }
         return xcolor.pixel
     }
 
     /// A monitor: its rectangle on the root window, and whether it is the primary one.
-    public struct Monitor: Equatable {
-        public var rect: Rect
-        public var primary: Bool
+    package struct Monitor: Equatable {
+        package var rect: Rect
+        package var primary: Bool
     }
 
     /// The monitors: RandR 1.5's list, else Xinerama's screens, else the whole root window.
-    public func monitors() -> [Monitor] {
+    package func monitors() -> [Monitor] {
         var count: Int32 = 0
         var major: Int32 = 0
         var minor: Int32 = 0
@@ -88,28 +116,19 @@ public final class XDisplay {
             }
             if !found.isEmpty { return found }
         }
-        return [Monitor(rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), primary: true)]
+        let size = rootSize()
+        return [Monitor(rect: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), primary: true)]
     }
 
     /// The primary monitor's rectangle, or the first monitor's when none is primary.
-    public func primaryMonitor() -> Rect {
+    package func primaryMonitor() -> Rect {
         let all = monitors()
         return (all.first(where: \.primary) ?? all[0]).rect
     }
 }
 
-/// Waits until one of `descriptors` is readable or `timeout` seconds pass (nil: no limit);
-/// returns which are readable.
-public func waitReadable(_ descriptors: [Int32], timeout: Double?) throws(UserError) -> [Bool] {
-    var ready = [Int32](repeating: 0, count: descriptors.count)
-    if sg_wait_readable(descriptors, Int32(descriptors.count), timeout.map { max(0, $0) } ?? -1, &ready) < 0, errno != EINTR {
-        throw UserError("waiting for events failed: \(String(cString: strerror(errno)))", status: .internalError)
-    }
-    return ready.map { $0 != 0 }
-}
-
 /// Seconds on the monotonic clock.
-public func monotonicNow() -> Double {
+package func monotonicNow() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -118,6 +137,6 @@ public func monotonicNow() -> Double {
 /// Once started, gives back the memory only start-up needed: freed heap, and the mappings
 /// of code and read-only data used while loading (they stay in the page cache and return
 /// without I/O if needed again). Called once the lock is up and once the first frame is.
-public func shedStartupPages() {
+package func shedStartupPages() {
     _ = sg_shed_startup_pages()
 }

@@ -1,16 +1,16 @@
+import Glibc
 import SlidegateCore
 import SlidegateUI
 import SlidegateXlib
 
-// slidegate's drawing program. `slidegate` runs it: in windowed mode in its place, and in
-// lock mode as `slidegate-ui --lock-ui OPTION...`, drawing inside the guard's window, with
-// the guard's messages on descriptor 3. It takes slidegate's options.
-var arguments = Array(CommandLine.arguments.dropFirst())
-let lockUI = arguments.first == "--lock-ui"
-if lockUI { arguments.removeFirst() }
-
+// slidegate's drawing program. `slidegate` runs it: in windowed mode in its place (with
+// slidegate's options), and in lock mode as `slidegate-ui --lock-ui`, drawing inside the
+// guard's window with the settings and messages the guard sends on descriptor 3.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--lock-ui"] {
+    exit(Runner.runLockUI().code)
+}
 runCommandLine(arguments) { options in
-    if lockUI { return Runner.runLockUI(options) }
     guard case .windowed = options.mode else {
         report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
         return .usage

@@ -20,7 +20,7 @@ func uiPath() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 runCommandLine(arguments) { options in
     guard case .windowed = options.mode else {
-        return Guard.run(options, Guard.Launch(uiPath: uiPath(), arguments: arguments, fork: options.fork))
+        return Guard.run(options, Guard.Launch(uiPath: uiPath(), fork: options.fork))
     }
     let path = uiPath()
     var argv = ([path] + arguments).map { strdup($0) } + [nil]

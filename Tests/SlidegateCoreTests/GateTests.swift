@@ -28,10 +28,10 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
         #expect(layout.areaBeforeEnd.maxX == 620)
     }
 
-    @Test func valueIsClamped() {
-        #expect(layout.value(forThumbX: 0) == 0)
-        #expect(layout.value(forThumbX: 366) == 0.5)
-        #expect(layout.value(forThumbX: 5000) == 1)
+    @Test func pointerPositionsAreInValueUnits() {
+        #expect(layout.position(forPointerX: 106) == 0)
+        #expect(layout.position(forPointerX: 366) == 0.5)
+        #expect(layout.position(forPointerX: 1146) == 2)
     }
 }
 
@@ -121,10 +121,10 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
     }
 
     @Test func labelFadesWithTheSlideAndComesBack() {
-        #expect(Gate.labelAlpha(forValue: 0) == 1)
-        #expect(abs(Gate.labelAlpha(forValue: 0.325) - 0.5) < 1e-12)
-        #expect(Gate.labelAlpha(forValue: 0.65) == 0)
-        #expect(Gate.labelAlpha(forValue: 0.9) == 0)
+        #expect(Presenter.labelAlpha(forValue: 0) == 1)
+        #expect(abs(Presenter.labelAlpha(forValue: 0.325) - 0.5) < 1e-12)
+        #expect(Presenter.labelAlpha(forValue: 0.65) == 0)
+        #expect(Presenter.labelAlpha(forValue: 0.9) == 0)
         var g = gate()
         drag(&g, by: 104)
         #expect(abs(g.scene(at: 0.1).label!.alpha - (1 - 0.2 / 0.65)) < 1e-12)

@@ -12,7 +12,7 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         let renderer = try GoldenImage.renderer()
         for value in [0.0, 0.5, 1.0] {
             let scene = Scene(
-                thumbValue: value, label: label("slide to unlock", alpha: Gate.labelAlpha(forValue: value)), busy: false)
+                thumbValue: value, label: label("slide to unlock", alpha: Presenter.labelAlpha(forValue: value)), busy: false)
             try GoldenImage.check("thumb-\(Int(value * 100))", scene, with: renderer)
         }
     }
@@ -49,7 +49,7 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
 
     @Test func largeSliderStaysCrisp() throws {
         let renderer = try GoldenImage.renderer(width: 900, height: 160, background: "#f4f4f4", foreground: "#202428")
-        try GoldenImage.check("large-light", Scene(thumbValue: 0.2, label: label("slide to cancel", alpha: Gate.labelAlpha(forValue: 0.2)), busy: false), with: renderer)
+        try GoldenImage.check("large-light", Scene(thumbValue: 0.2, label: label("slide to cancel", alpha: Presenter.labelAlpha(forValue: 0.2)), busy: false), with: renderer)
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 
@@ -14,15 +15,16 @@
 void sg_trap_x_errors(void);
 /* The code of the last X error since the previous call, or 0 (Success). */
 int sg_take_x_error(void);
+/* The same, with the failed request's major and minor opcodes. */
+int sg_take_x_error_request(int *request, int *minor);
 
 /* XGetPixel and XDestroyImage are macros. */
 unsigned long sg_image_pixel(XImage *image, int x, int y);
 void sg_image_destroy(XImage *image);
 
-/* Wait until one of `count` (at most 4) descriptors is readable, or hung up, or `timeout`
-   seconds pass (negative: no limit); a negative descriptor is skipped. Sets ready[i].
-   Returns ppoll's result (-1 with errno on failure). */
-int sg_wait_readable(const int *fds, int count, double timeout, int *ready);
+/* ppoll with the timeout in seconds (negative: no limit); ppoll needs _GNU_SOURCE, which
+   Swift's Glibc module does not define. Returns ppoll's result (-1 with errno). */
+int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout);
 
 /* Gives pages no longer needed back to the kernel: malloc_trim(0), then MADV_DONTNEED on
    every read-only, file-backed mapping that has no private (copied) pages, read from
@@ -31,7 +33,10 @@ int sg_wait_readable(const int *fds, int count, double timeout, int *ready);
    dropping them would lose the copies. Returns the number of mappings dropped. */
 int sg_shed_startup_pages(void);
 
-/* A signalfd for the signals in the set, non-blocking and close-on-exec. */
+/* open(path, O_PATH | O_CLOEXEC): O_PATH needs _GNU_SOURCE. -1 with errno. */
+int sg_open_path(const char *path);
+
+/* A signalfd for the signals in the set, non-blocking and close-on-exec; -1 with errno. */
 int sg_signalfd(const sigset_t *set);
 /* Reads one signal from a signalfd: the signal number, or 0 when none is pending. */
 int sg_read_signal(int fd);

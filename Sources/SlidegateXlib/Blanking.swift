@@ -1,18 +1,17 @@
 import CX11
 import CXScreenSaver
-import SlidegateXlib
 
 /// Whether the screen is blanked, so animating would be wasted: the X screen saver is on
 /// (MIT-SCREEN-SAVER notifies), or DPMS has turned the monitors off (no notification
 /// exists; checked between shimmer sweeps, and cleared by the next input, which is what
 /// wakes DPMS).
-final class Blanking {
+package final class Blanking {
     private let display: XDisplay
     private let screenSaverEvent: Int32?
     private var screenSaverOn = false
     private var monitorsOff = false
 
-    init(_ display: XDisplay) {
+    package init(_ display: XDisplay) {
         self.display = display
         var event: Int32 = 0
         var error: Int32 = 0
@@ -28,10 +27,10 @@ final class Blanking {
         }
     }
 
-    var isBlank: Bool { screenSaverOn || monitorsOff }
+    package var isBlank: Bool { screenSaverOn || monitorsOff }
 
     /// Takes a screen-saver notification; returns true if the event was one.
-    func handle(_ event: inout XEvent) -> Bool {
+    package func handle(_ event: inout XEvent) -> Bool {
         guard let screenSaverEvent, event.type == screenSaverEvent else { return false }
         let notify = withUnsafePointer(to: &event) {
             $0.withMemoryRebound(to: XScreenSaverNotifyEvent.self, capacity: 1) { $0.pointee }
@@ -41,7 +40,7 @@ final class Blanking {
     }
 
     /// Asks DPMS whether the monitors are off.
-    func checkMonitors() {
+    package func checkMonitors() {
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         var level: UInt16 = 0
@@ -53,7 +52,7 @@ final class Blanking {
     }
 
     /// Input arrived: whatever DPMS said, the monitors are on again.
-    func inputArrived() {
+    package func inputArrived() {
         monitorsOff = false
     }
 }

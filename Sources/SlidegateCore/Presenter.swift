@@ -1,0 +1,64 @@
+/// Builds the `Scene` a renderer paints from the gate's parts, and says when that scene
+/// next changes by itself: the frames of the shimmer sweep and of a spring-back, at an
+/// even `1/fps` pace, and none while nothing moves.
+package struct Presenter: Equatable, Sendable {
+    package var text: String
+    package var busyText = "unlocking…"
+    package var refusalText = "unlock failed"
+    package var shimmer = Shimmer()
+    package var fps: Int
+
+    package init(text: String, fps: Int) {
+        self.text = text
+        self.fps = fps
+    }
+
+    /// The label's alpha for a thumb value: fully gone once the thumb is 65 % of the way.
+    package static func labelAlpha(forValue value: Double) -> Double {
+        max(0, 1 - value / 0.65)
+    }
+
+    /// The scene for settled parts at `now`, with the thumb at `value`.
+    package func scene(slide: Slide.Phase, value: Double, verification: Verification.State, at now: Double) -> Scene {
+        let alpha = Self.labelAlpha(forValue: value)
+        switch verification {
+        case .verifying, .granted:
+            return Scene(
+                thumbValue: value,
+                label: Scene.Label(text: busyText, placement: .beforeEnd, emphasis: .solid, alpha: 1),
+                busy: true)
+        case .refused:
+            return Scene(
+                thumbValue: value,
+                label: Scene.Label(text: refusalText, placement: .afterThumb, emphasis: .solid, alpha: alpha),
+                busy: false)
+        case .idle:
+            guard !text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }
+            var band: Double?
+            if case .resting(let since) = slide { band = shimmer.bandCentre(elapsed: now - since) }
+            return Scene(
+                thumbValue: value,
+                label: Scene.Label(text: text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha),
+                busy: false)
+        }
+    }
+
+    /// When the scene next changes without input, or nil when it will not.
+    package func nextFrame(slide: Slide.Phase, verification: Verification.State, after now: Double) -> Double? {
+        let frame = 1 / Double(fps)
+        func nextFrame(from origin: Double) -> Double {
+            origin + ((now - origin) / frame + 1e-9).rounded(.down) * frame + frame
+        }
+        switch (slide, verification) {
+        case (.springing(_, let start), _):
+            return min(nextFrame(from: start), start + Slide.springDuration)
+        case (.resting(let since), .idle) where !text.isEmpty:
+            let elapsed = now - since
+            guard shimmer.bandCentre(elapsed: elapsed) != nil else { return since + shimmer.nextSweepStart(after: elapsed) }
+            let cycleStart = since + (elapsed / shimmer.period).rounded(.down) * shimmer.period
+            return min(nextFrame(from: since), cycleStart + shimmer.sweep)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import CX11
+import CXShim
+import Glibc
+import SlidegateCore
+import SlidegateXlib
+
+/// Every way input could reach another client, shut while the screen is locked: the core
+/// keyboard and pointer grabbed on the root window; every other master device (MPX: `xinput
+/// create-master`) grabbed through XInput 2, also those added later; and XKB's MouseKeys
+/// turned off, so the keypad cannot move the pointer and slide the thumb. Owns all of it;
+/// releasing it gives everything back, MouseKeys included.
+final class InputGrabs {
+    private let display: XDisplay
+    /// XInput 2's major opcode, or nil when the server has no XInput 2.
+    private let inputOpcode: Int32?
+    /// XKB's event code, or nil without XKB.
+    private let xkbEventType: Int32?
+    private var grabbedMasters: Set<Int32> = []
+    private var mouseKeysWasOn = false
+    private(set) var keyboardHeld = false
+    private(set) var pointerHeld = false
+    /// When a lost grab was last reported, to say it once a second.
+    private var lastLossReport = -Double.infinity
+
+    /// How long to keep trying when another client holds a grab.
+    static let grabPatience = 1.0
+    /// After this long without the grabs, a small "locking…" notice shows that something
+    /// is happening (it covers nothing and does not look locked).
+    static let noticeDelay = 0.25
+    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+
+    /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
+    /// keeps one), then the other masters and MouseKeys.
+    init(display: XDisplay) throws(UserError) {
+        self.display = display
+        let dpy = display.pointer
+        var opcode: Int32 = 0
+        var event: Int32 = 0
+        var error: Int32 = 0
+        var major: Int32 = 2
+        var minor: Int32 = 2
+        if XQueryExtension(dpy, "XInputExtension", &opcode, &event, &error) != 0, XIQueryVersion(dpy, &major, &minor) == Success {
+            inputOpcode = opcode
+        } else {
+            inputOpcode = nil
+        }
+        var xkbMajor = Int32(XkbMajorVersion)
+        var xkbMinor = Int32(XkbMinorVersion)
+        xkbEventType = XkbQueryExtension(dpy, &opcode, &event, &error, &xkbMajor, &xkbMinor) != 0 ? event : nil
+        try grabCore()
+        keyboardHeld = true
+        pointerHeld = true
+        if inputOpcode != nil {
+            var bits = [UInt8](repeating: 0, count: 4)
+            bits[Int(XI_HierarchyChanged) >> 3] |= UInt8(1 << (Int(XI_HierarchyChanged) & 7))
+            bits.withUnsafeMutableBufferPointer { buffer in
+                var mask = XIEventMask(deviceid: XIAllDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                _ = XISelectEvents(dpy, display.root, &mask, 1)
+            }
+            grabOtherMasters()
+        }
+        turnMouseKeysOff()
+    }
+
+    deinit {
+        let dpy = display.pointer
+        for id in grabbedMasters { XIUngrabDevice(dpy, id, UInt(CurrentTime)) }
+        XUngrabPointer(dpy, UInt(CurrentTime))
+        XUngrabKeyboard(dpy, UInt(CurrentTime))
+        if mouseKeysWasOn, xkbEventType != nil {
+            XkbSelectEvents(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbControlsNotifyMask), 0)
+            XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), UInt32(XkbMouseKeysMask))
+        }
+        XSync(dpy, 0)
+    }
+
+    private func grabKeyboard() -> Int32 {
+        XGrabKeyboard(display.pointer, display.root, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+    }
+
+    private func grabPointer() -> Int32 {
+        XGrabPointer(
+            display.pointer, display.root, 0, UInt32(Self.pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+    }
+
+    /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`
+    /// seconds; between tries input focus moves to a window of ours so that menus holding
+    /// a grab close.
+    private func grabCore() throws(UserError) {
+        let dpy = display.pointer
+        let start = monotonicNow()
+        var keyboard: Int32 = GrabNotViewable
+        var pointer: Int32 = GrabNotViewable
+        var focusWindow: Window = 0
+        var notice: LockingNotice?
+        defer {
+            if focusWindow != 0 { XDestroyWindow(dpy, focusWindow) }
+        }
+        while true {
+            if keyboard != GrabSuccess { keyboard = grabKeyboard() }
+            if pointer != GrabSuccess { pointer = grabPointer() }
+            if keyboard == GrabSuccess && pointer == GrabSuccess { return }
+            let elapsed = monotonicNow() - start
+            if elapsed >= Self.grabPatience { break }
+            if focusWindow == 0 {
+                var attributes = XSetWindowAttributes()
+                attributes.override_redirect = 1
+                focusWindow = XCreateWindow(
+                    dpy, display.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
+                XMapRaised(dpy, focusWindow)
+            }
+            XSetInputFocus(dpy, focusWindow, RevertToParent, UInt(CurrentTime))
+            if notice == nil && elapsed >= Self.noticeDelay { notice = LockingNotice(display) }
+            XSync(dpy, 0)
+            _ = sg_take_x_error()
+            usleep(2_000)
+        }
+        if keyboard == GrabSuccess { XUngrabKeyboard(dpy, UInt(CurrentTime)) }
+        if pointer == GrabSuccess { XUngrabPointer(dpy, UInt(CurrentTime)) }
+        XSync(dpy, 0)
+        let (what, result) = keyboard != GrabSuccess ? ("keyboard", keyboard) : ("pointer", pointer)
+        throw UserError(
+            "cannot lock: the \(what) grab failed (\(Self.grabResultName(result))) for \(Self.grabPatience) s; another client holds it",
+            status: .noDisplayOrLock)
+    }
+
+    /// Grabs, through XInput 2, each master pointer and keyboard other than the core pair
+    /// (which the core grabs hold) that is not grabbed yet. What they send goes to the
+    /// guard, which ignores it.
+    private func grabOtherMasters() {
+        let dpy = display.pointer
+        var corePointer: Int32 = 0
+        XIGetClientPointer(dpy, 0, &corePointer)
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(dpy, XIAllMasterDevices, &count) else { return }
+        defer { XIFreeDeviceInfo(devices) }
+        var present: Set<Int32> = []
+        for i in 0..<Int(count) {
+            let device = devices[i]
+            present.insert(device.deviceid)
+            let isCore = device.deviceid == corePointer || device.attachment == corePointer
+            guard !isCore, !grabbedMasters.contains(device.deviceid) else { continue }
+            let events: [Int32] =
+                device.use == XIMasterKeyboard
+                ? [XI_KeyPress, XI_KeyRelease] : [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
+            var bits = [UInt8](repeating: 0, count: 4)
+            for e in events { bits[Int(e) >> 3] |= UInt8(1 << (Int(e) & 7)) }
+            let result = bits.withUnsafeMutableBufferPointer { buffer in
+                var mask = XIEventMask(deviceid: device.deviceid, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                return XIGrabDevice(
+                    dpy, device.deviceid, display.root, UInt(CurrentTime), 0, XIGrabModeAsync, XIGrabModeAsync, 0, &mask)
+            }
+            if result == GrabSuccess {
+                grabbedMasters.insert(device.deviceid)
+            } else {
+                report("critical: cannot grab input device \(device.deviceid) (\(Self.grabResultName(result))); it may reach other clients")
+            }
+        }
+        grabbedMasters.formIntersection(present)
+    }
+
+    private func turnMouseKeysOff() {
+        guard xkbEventType != nil, let xkb = XkbAllocKeyboard() else { return }
+        defer { XkbFreeKeyboard(xkb, 0, 1) }
+        let dpy = display.pointer
+        if XkbGetControls(dpy, UInt(XkbAllControlsMask), xkb) == Success, let controls = xkb.pointee.ctrls {
+            mouseKeysWasOn = controls.pointee.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0
+        }
+        XkbSelectEvents(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbControlsNotifyMask), UInt32(XkbControlsNotifyMask))
+        XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0)
+    }
+
+    /// Reacts to an event about input: a device added (grab it), MouseKeys turned on (off
+    /// again), a grab broken (take it again). Returns true when the event was one.
+    func handle(_ event: inout XEvent) -> Bool {
+        let dpy = display.pointer
+        if let xkbEventType, event.type == xkbEventType {
+            let controls = withUnsafePointer(to: &event) {
+                $0.withMemoryRebound(to: XkbControlsNotifyEvent.self, capacity: 1) { $0.pointee }
+            }
+            if controls.xkb_type == XkbControlsNotify, controls.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0 {
+                XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0)
+            }
+            return true
+        }
+        if let inputOpcode, event.type == GenericEvent, event.xcookie.extension == inputOpcode {
+            if event.xcookie.evtype == XI_HierarchyChanged { grabOtherMasters() }
+            return true
+        }
+        switch event.type {
+        case FocusOut where event.xfocus.mode == NotifyUngrab, FocusIn where event.xfocus.mode == NotifyUngrab:
+            keyboardHeld = false
+            pointerHeld = false
+            regrab(at: monotonicNow())
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether both core grabs are held.
+    var held: Bool { keyboardHeld && pointerHeld }
+
+    /// Takes the grabs again after another client or the server broke one. While one is
+    /// missing the guard calls this on every pass; it says so loudly, once a second.
+    func regrab(at now: Double) {
+        keyboardHeld = grabKeyboard() == GrabSuccess
+        pointerHeld = grabPointer() == GrabSuccess
+        guard !held, now - lastLossReport >= 1 else { return }
+        lastLossReport = now
+        let lost = [keyboardHeld ? nil : "keyboard", pointerHeld ? nil : "pointer"].compactMap { $0 }.joined(separator: " and ")
+        report("critical: the \(lost) grab is lost; retrying")
+    }
+
+    private static func grabResultName(_ result: Int32) -> String {
+        switch result {
+        case AlreadyGrabbed: "AlreadyGrabbed"
+        case GrabFrozen: "GrabFrozen"
+        case GrabInvalidTime: "GrabInvalidTime"
+        case GrabNotViewable: "GrabNotViewable"
+        default: "error \(result)"
+        }
+    }
+}
+
+/// A small box at the top of the screen saying "locking..." while the grabs are being
+/// fought for. Core X font and drawing only. Owns its window.
+private final class LockingNotice {
+    private let display: XDisplay
+    private let window: Window
+
+    init(_ display: XDisplay) {
+        self.display = display
+        let dpy = display.pointer
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.background_pixel = XBlackPixel(dpy, display.screen)
+        window = XCreateWindow(
+            dpy, display.root, Int32(display.rootSize().width / 2 - 60), 8, 120, 28, 0, XDefaultDepth(dpy, display.screen),
+            UInt32(InputOutput), XDefaultVisual(dpy, display.screen), UInt(CWOverrideRedirect | CWBackPixel), &attributes)
+        XMapRaised(dpy, window)
+        let gc = XCreateGC(dpy, window, 0, nil)
+        XSetForeground(dpy, gc, XWhitePixel(dpy, display.screen))
+        XDrawString(dpy, window, gc, 30, 18, "locking...", 10)
+        XFreeGC(dpy, gc)
+    }
+
+    deinit {
+        XDestroyWindow(display.pointer, window)
+    }
+}

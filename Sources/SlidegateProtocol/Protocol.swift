@@ -1,0 +1,354 @@
+import SlidegateCore
+
+// The protocol between the lock-mode guard (`slidegate`) and the processes it supervises.
+//
+// Today one peer: the UI (`slidegate-ui --lock-ui`), which draws the slider in a window the
+// guard owns. The guard holds one end of a Unix stream socket, the UI the other as its
+// descriptor 3. The authentication helper of a later issue uses the same framing.
+//
+// FRAMING
+//   Every message is one frame: a 4-byte little-endian length N (1 ≤ N ≤ 65536), then N
+//   bytes: one byte naming the kind, then the kind's fields in order. Fields are
+//     u8, u32, u64         little-endian unsigned integers
+//     f64                  an IEEE 754 double's bits, little-endian
+//     string               u32 byte count, then that many bytes of UTF-8
+//   A frame whose length is out of range, whose kind is unknown, whose fields run past its
+//   end or leave bytes over, or whose string is not UTF-8, is malformed.
+//
+// HANDSHAKE
+//   The guard speaks first: `hello`, then `settings`. The UI answers `hello`. Each side
+//   checks that the other's protocol number equals its own; the build string is for
+//   messages only. A UI that gets a malformed frame, an unknown kind or another protocol
+//   number exits with status 10 (`GuardProtocol.uiStatus`), which the guard reports by
+//   name; a guard that gets a malformed frame from the UI ends that UI and starts another.
+//
+// GUARD → UI
+//   hello    (1)  u32 protocol, string build
+//   settings (2)  string label, f64×4 background RGBA, f64×4 foreground RGBA, u32 fps,
+//                 u8 whether an unlock command runs on completion (1) or not (0), then
+//                 if 1: string the command (the UI runs nothing; its gate must know that
+//                 a completion is checked, to show "unlocking…" as the guard's does)
+//   window   (3)  u64 the slider window (the first message after settings; again when the
+//                 cover had to be made anew)
+//   layout   (4)  u32 width, u32 height: the slider's size; lay out anew
+//   state    (5)  the gate's snapshot: u8 slide phase (0 resting, 1 dragging, 2 springing,
+//                 3 at end), f64 a, f64 b (resting: since, 0; dragging: grab offset, value;
+//                 springing: from, start; at end: 0, 0), u8 verification (0 idle,
+//                 1 verifying, 2 refused, 3 granted), f64 refused-until (else 0)
+//   input    (6)  f64 time, u8 input (0 press, 1 motion, 2 release, 3 unlock command
+//                 succeeded, 4 unlock command failed), f64 x, f64 y (0 where unused). Times
+//                 are seconds on CLOCK_MONOTONIC, which both processes share.
+//   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
+//   ping     (8)  u32 sequence: answer with `pong` of the same sequence
+//
+// UI → GUARD
+//   hello    (1)  u32 protocol, string build
+//   drawn    (9)  the UI has put a whole frame in the current slider window
+//   pong     (10) u32 sequence
+//
+// No message ever carries a secret: the UI gets what it draws, nothing more.
+package enum GuardProtocol {
+    /// Bumped whenever a message's meaning or fields change.
+    package static let version: UInt32 = 1
+    /// The UI's exit status when it cannot understand the guard.
+    package static let uiStatus: Int32 = 10
+    package static let maximumFrame = 65536
+}
+
+/// The settings the UI draws with, resolved by the guard from its options.
+package struct UISettings: Equatable, Sendable {
+    package var text: String
+    package var background: Color
+    package var foreground: Color
+    package var fps: Int
+    package var unlockCommand: String?
+
+    package init(text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?) {
+        self.text = text
+        self.background = background
+        self.foreground = foreground
+        self.fps = fps
+        self.unlockCommand = unlockCommand
+    }
+}
+
+/// What the guard tells the UI.
+package enum GuardMessage: Equatable, Sendable {
+    case hello(protocol: UInt32, build: String)
+    case settings(UISettings)
+    case window(UInt64)
+    case layout(width: Int, height: Int)
+    case state(Gate.Snapshot)
+    case input(GateInput, at: Double)
+    case keyPressed
+    case ping(UInt32)
+}
+
+/// What the UI tells the guard.
+package enum UIMessage: Equatable, Sendable {
+    case hello(protocol: UInt32, build: String)
+    case drawn
+    case pong(UInt32)
+}
+
+/// Why a frame could not be read.
+package struct ProtocolError: Error, Equatable, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension GuardMessage {
+    /// The whole frame, length first.
+    package var frame: [UInt8] {
+        var w = FrameWriter()
+        switch self {
+        case .hello(let version, let build):
+            w.u8(1)
+            w.u32(version)
+            w.string(build)
+        case .settings(let s):
+            w.u8(2)
+            w.string(s.text)
+            w.color(s.background)
+            w.color(s.foreground)
+            w.u32(UInt32(clamping: s.fps))
+            w.u8(s.unlockCommand == nil ? 0 : 1)
+            if let command = s.unlockCommand { w.string(command) }
+        case .window(let id):
+            w.u8(3)
+            w.u64(id)
+        case .layout(let width, let height):
+            w.u8(4)
+            w.u32(UInt32(clamping: width))
+            w.u32(UInt32(clamping: height))
+        case .state(let snapshot):
+            w.u8(5)
+            switch snapshot.slide {
+            case .resting(let since): w.tagged(0, since, 0)
+            case .dragging(let offset, let value): w.tagged(1, offset, value)
+            case .springing(let from, let start): w.tagged(2, from, start)
+            case .atEnd: w.tagged(3, 0, 0)
+            }
+            switch snapshot.verification {
+            case .idle: w.tagged(0, 0)
+            case .verifying: w.tagged(1, 0)
+            case .refused(let until): w.tagged(2, until)
+            case .granted: w.tagged(3, 0)
+            }
+        case .input(let input, let time):
+            w.u8(6)
+            w.f64(time)
+            switch input {
+            case .press(let x, let y): w.tagged(0, x, y)
+            case .motion(let x, let y): w.tagged(1, x, y)
+            case .release: w.tagged(2, 0, 0)
+            case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
+            case .closeRequested, .signal: preconditionFailure("the guard never forwards \(input)")
+            }
+        case .keyPressed:
+            w.u8(7)
+        case .ping(let sequence):
+            w.u8(8)
+            w.u32(sequence)
+        }
+        return w.framed
+    }
+
+    /// Reads one frame's body (what follows the length).
+    package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
+        var r = FrameReader(body)
+        switch try r.u8() {
+        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
+        case 2:
+            let text = try r.string()
+            let background = try r.color()
+            let foreground = try r.color()
+            let fps = Int(try r.u32())
+            let command: String? =
+                switch try r.u8() {
+                case 0: nil
+                case 1: try r.string()
+                case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
+                }
+            self = .settings(UISettings(text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command))
+        case 3: self = .window(try r.u64())
+        case 4: self = .layout(width: Int(try r.u32()), height: Int(try r.u32()))
+        case 5:
+            let slideTag = try r.u8()
+            let a = try r.f64()
+            let b = try r.f64()
+            let slide: Slide.Phase =
+                switch slideTag {
+                case 0: .resting(since: a)
+                case 1: .dragging(grabOffset: a, value: b)
+                case 2: .springing(from: a, start: b)
+                case 3: .atEnd
+                default: throw ProtocolError("state: unknown slide phase \(slideTag)")
+                }
+            let verificationTag = try r.u8()
+            let until = try r.f64()
+            let verification: Verification.State =
+                switch verificationTag {
+                case 0: .idle
+                case 1: .verifying
+                case 2: .refused(until: until)
+                case 3: .granted
+                default: throw ProtocolError("state: unknown verification state \(verificationTag)")
+                }
+            self = .state(Gate.Snapshot(slide: slide, verification: verification))
+        case 6:
+            let time = try r.f64()
+            let tag = try r.u8()
+            let x = try r.f64()
+            let y = try r.f64()
+            let input: GateInput =
+                switch tag {
+                case 0: .press(x: x, y: y)
+                case 1: .motion(x: x, y: y)
+                case 2: .release
+                case 3: .unlockCommandFinished(succeeded: true)
+                case 4: .unlockCommandFinished(succeeded: false)
+                default: throw ProtocolError("input: unknown input \(tag)")
+                }
+            self = .input(input, at: time)
+        case 7: self = .keyPressed
+        case 8: self = .ping(try r.u32())
+        case let kind: throw ProtocolError("unknown message kind \(kind)")
+        }
+        try r.end()
+    }
+}
+
+extension UIMessage {
+    package var frame: [UInt8] {
+        var w = FrameWriter()
+        switch self {
+        case .hello(let version, let build):
+            w.u8(1)
+            w.u32(version)
+            w.string(build)
+        case .drawn:
+            w.u8(9)
+        case .pong(let sequence):
+            w.u8(10)
+            w.u32(sequence)
+        }
+        return w.framed
+    }
+
+    package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
+        var r = FrameReader(body)
+        switch try r.u8() {
+        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
+        case 9: self = .drawn
+        case 10: self = .pong(try r.u32())
+        case let kind: throw ProtocolError("unknown message kind \(kind)")
+        }
+        try r.end()
+    }
+}
+
+/// Splits a byte stream into frame bodies.
+package struct FrameBuffer {
+    private var bytes: [UInt8] = []
+
+    package init() {}
+
+    package mutating func append(_ data: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: data)
+    }
+
+    /// The next whole frame's body, nil until one has arrived; throws on a bad length.
+    package mutating func next() throws(ProtocolError) -> ArraySlice<UInt8>? {
+        guard bytes.count >= 4 else { return nil }
+        let length = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+        guard (1...GuardProtocol.maximumFrame).contains(length) else { throw ProtocolError("a frame of \(length) bytes") }
+        guard bytes.count >= 4 + length else { return nil }
+        let body = bytes[4..<(4 + length)]
+        bytes.removeFirst(4 + length)
+        return ArraySlice(body)
+    }
+}
+
+struct FrameWriter {
+    private var body: [UInt8] = []
+
+    var framed: [UInt8] {
+        precondition(body.count <= GuardProtocol.maximumFrame, "a message of \(body.count) bytes")
+        var out: [UInt8] = []
+        out.reserveCapacity(4 + body.count)
+        let n = UInt32(body.count)
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: n >> UInt32(shift))) }
+        return out + body
+    }
+
+    mutating func u8(_ v: UInt8) { body.append(v) }
+
+    mutating func u32(_ v: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+    }
+
+    mutating func u64(_ v: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { body.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+    }
+
+    mutating func f64(_ v: Double) { u64(v.bitPattern) }
+
+    mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        u32(UInt32(utf8.count))
+        body += utf8
+    }
+
+    mutating func color(_ c: Color) {
+        for component in [c.red, c.green, c.blue, c.alpha] { f64(component) }
+    }
+
+    mutating func tagged(_ tag: UInt8, _ values: Double...) {
+        u8(tag)
+        values.forEach { f64($0) }
+    }
+}
+
+struct FrameReader {
+    private var rest: ArraySlice<UInt8>
+
+    init(_ body: ArraySlice<UInt8>) {
+        rest = body
+    }
+
+    private mutating func take(_ n: Int) throws(ProtocolError) -> ArraySlice<UInt8> {
+        guard rest.count >= n else { throw ProtocolError("a message ends early") }
+        defer { rest = rest.dropFirst(n) }
+        return rest.prefix(n)
+    }
+
+    private mutating func unsigned(_ bytes: Int) throws(ProtocolError) -> UInt64 {
+        try take(bytes).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func u8() throws(ProtocolError) -> UInt8 { UInt8(try unsigned(1)) }
+    mutating func u32() throws(ProtocolError) -> UInt32 { UInt32(try unsigned(4)) }
+    mutating func u64() throws(ProtocolError) -> UInt64 { try unsigned(8) }
+    mutating func f64() throws(ProtocolError) -> Double { Double(bitPattern: try u64()) }
+
+    mutating func string() throws(ProtocolError) -> String {
+        let count = Int(try u32())
+        guard count <= rest.count else { throw ProtocolError("a string runs past its message") }
+        guard let text = String(validating: try take(count), as: UTF8.self) else {
+            throw ProtocolError("a string is not UTF-8")
+        }
+        return text
+    }
+
+    mutating func color() throws(ProtocolError) -> Color {
+        Color(red: try f64(), green: try f64(), blue: try f64(), alpha: try f64())
+    }
+
+    func end() throws(ProtocolError) {
+        guard rest.isEmpty else { throw ProtocolError("\(rest.count) bytes left over in a message") }
+    }
+}

@@ -1,0 +1,108 @@
+import CXShim
+import Glibc
+import SlidegateCore
+
+/// A failed system call: which one, and errno.
+package struct SystemError: Error, Equatable, CustomStringConvertible {
+    package var call: String
+    package var code: Int32
+
+    package init(_ call: String, code: Int32 = errno) {
+        self.call = call
+        self.code = code
+    }
+
+    package var description: String { "\(call): \(String(cString: strerror(code)))" }
+
+    /// The same failure as a user-facing error with the given status.
+    package func userError(_ status: ExitStatus, _ context: String) -> UserError {
+        UserError("\(context): \(description)", status: status)
+    }
+}
+
+/// Runs a system call until it is not interrupted; throws errno when it fails.
+@discardableResult
+package func retryingInterrupts<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SystemError) -> T {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        if errno != EINTR { throw SystemError(call) }
+    }
+}
+
+/// An open file descriptor as a value: the raw number with the calls made on it, errno and
+/// EINTR handled here once. Whoever holds it closes it, once.
+package struct FileDescriptor: Hashable, Sendable {
+    package let rawValue: Int32
+
+    package init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// A connected pair of Unix stream sockets, both close-on-exec.
+    package static func socketPair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        try retryingInterrupts("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// Opens `path` with `flags` (O_CLOEXEC is added).
+    package static func open(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingInterrupts("open \(path)") { Glibc.open(path, flags | O_CLOEXEC) })
+    }
+
+    /// Opens `path` as a location only (O_PATH: nothing is read, the file can still be
+    /// executed through it), close-on-exec.
+    package static func openPath(_ path: String) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingInterrupts("open \(path)") { sg_open_path(path) })
+    }
+
+    package func close() {
+        _ = Glibc.close(rawValue)
+    }
+
+    package func setNonBlocking() throws(SystemError) {
+        let flags = try retryingInterrupts("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
+        try retryingInterrupts("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Reads what is there into `buffer`, up to its size: 0 at end of file, nil when a
+    /// non-blocking descriptor has nothing yet.
+    package func read(into buffer: inout [UInt8]) throws(SystemError) -> Int? {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return nil
+            default: throw SystemError("read")
+            }
+        }
+    }
+
+    /// Writes as much of `bytes` as goes without blocking; returns how much went.
+    package func write(_ bytes: [UInt8]) throws(SystemError) -> Int {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + done, $0.count - done) }
+            if n > 0 {
+                done += n
+            } else if n < 0 && errno == EAGAIN {
+                break
+            } else if n == 0 || errno != EINTR {
+                throw SystemError("write")
+            }
+        }
+        return done
+    }
+
+    /// Writes all of `bytes`, blocking if it must.
+    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            done += try retryingInterrupts("write") {
+                bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + done, $0.count - done) }
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import SlidegateCore
+import Testing
+
+@Suite struct SlideTests {
+    @Test func dragIsInValueUnitsAndClamped() {
+        var slide = Slide(start: 0)
+        #expect(slide.canGrab(at: 0))
+        slide.grab(at: 0.1, now: 0)
+        slide.move(to: 0.6)
+        #expect(slide.value(at: 0.1) == 0.5)
+        slide.move(to: -4)
+        #expect(slide.value(at: 0.1) == 0)
+        slide.move(to: 9)
+        #expect(slide.value(at: 0.1) == 1)
+        let completed = slide.release(at: 0.2)
+        #expect(completed)
+        #expect(slide.phase == .atEnd)
+        #expect(!slide.canGrab(at: 0.3), "held at the end while the completion is checked")
+    }
+
+    @Test func shortReleaseSpringsBackAndRests() {
+        var slide = Slide(start: 0)
+        slide.grab(at: 0, now: 1)
+        slide.move(to: 0.4)
+        let completed = slide.release(at: 2)
+        #expect(!completed)
+        #expect(slide.phase == .springing(from: 0.4, start: 2))
+        #expect(slide.settled(at: 2 + Slide.springDuration) == .resting(since: 2 + Slide.springDuration))
+        #expect(slide.value(at: 3) == 0)
+    }
+
+    @Test func cancelSendsAHeldThumbBackFromWhereItIs() {
+        var slide = Slide(start: 0)
+        slide.grab(at: 0, now: 0)
+        slide.move(to: 0.7)
+        slide.cancel(at: 1)
+        #expect(slide.phase == .springing(from: 0.7, start: 1))
+        var atRest = Slide(start: 0)
+        atRest.cancel(at: 1)
+        #expect(atRest.phase == .resting(since: 1))
+    }
+}
+
+@Suite struct VerificationTests {
+    @Test func aRefusalShowsForItsTimeThenIsIdle() {
+        var v = Verification()
+        v.begin()
+        #expect(v.isVerifying)
+        v.finish(granted: false, at: 10)
+        #expect(v.state == .refused(until: 10 + Verification.refusalDuration))
+        #expect(v.settled(at: 12.4) == .refused(until: 12.5))
+        #expect(v.settled(at: 12.5) == .idle)
+    }
+
+    @Test func onlyARunningCheckCanFinish() {
+        var v = Verification()
+        v.finish(granted: true, at: 1)
+        #expect(v.state == .idle)
+        v.begin()
+        v.finish(granted: true, at: 1)
+        #expect(v.state == .granted)
+    }
+
+    @Test func aNewAttemptDismissesTheRefusal() {
+        var v = Verification()
+        v.begin()
+        v.finish(granted: false, at: 0)
+        v.dismissRefusal()
+        #expect(v.state == .idle)
+    }
+}
+
+@Suite struct PresenterTests {
+    let presenter = Presenter(text: "slide to unlock", fps: 60)
+
+    @Test func verifyingShowsBusyAtTheEnd() {
+        let scene = presenter.scene(slide: .atEnd, value: 1, verification: .verifying, at: 0)
+        #expect(scene.busy)
+        #expect(scene.label == Scene.Label(text: "unlocking…", placement: .beforeEnd, emphasis: .solid, alpha: 1))
+        #expect(presenter.nextFrame(slide: .atEnd, verification: .verifying, after: 0) == nil, "nothing moves")
+    }
+
+    @Test func aRefusalReplacesTheLabelAndStopsTheShimmer() {
+        let scene = presenter.scene(slide: .resting(since: 0), value: 0, verification: .refused(until: 5), at: 1)
+        #expect(scene.label?.text == "unlock failed")
+        #expect(scene.label?.emphasis == .solid)
+        #expect(presenter.nextFrame(slide: .resting(since: 0), verification: .refused(until: 5), after: 1) == nil)
+    }
+
+    @Test func aDraggedThumbNeedsNoFrames() {
+        #expect(presenter.nextFrame(slide: .dragging(grabOffset: 0, value: 0.3), verification: .idle, after: 1) == nil)
+    }
+}
+
+@Suite struct GateRelayoutTests {
+    private let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: 600, height: 80))
+
+    @Test func aRelayoutCancelsADragInProgress() {
+        var g = Gate(settings: Gate.Settings(text: "slide"), layout: layout, start: 0)
+        _ = g.handle(.press(x: 40, y: 40), at: 1)
+        _ = g.handle(.motion(x: 400, y: 40), at: 1.1)
+        let moved = SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 64))
+        g.relayout(moved, at: 1.2)
+        #expect(!g.isDragging)
+        _ = g.handle(.motion(x: 2000, y: 40), at: 1.25)
+        #expect(g.handle(.release, at: 1.3) == nil, "the slider moved under the pointer: no completion")
+        #expect(g.thumbValue(at: 2) == 0)
+    }
+
+    @Test func theSameLayoutAgainKeepsTheDrag() {
+        var g = Gate(settings: Gate.Settings(text: "slide"), layout: layout, start: 0)
+        _ = g.handle(.press(x: 40, y: 40), at: 1)
+        g.relayout(layout, at: 1.1)
+        #expect(g.isDragging)
+    }
+}
