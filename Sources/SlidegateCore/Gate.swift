@@ -88,8 +88,13 @@ package struct Gate: Sendable {
     /// progress is cancelled and the thumb springs back: the slider moved under the
     /// pointer, so where the pointer is says nothing about where the person meant it.
     package mutating func relayout(_ newLayout: SliderLayout, at now: Double) {
-        if newLayout != layout, slide.isDragging { slide.cancel(at: now) }
+        if newLayout != layout { cancelDrag(at: now) }
         layout = newLayout
+    }
+
+    /// Ends a drag in progress without completing it: the thumb springs back.
+    package mutating func cancelDrag(at now: Double) {
+        if slide.isDragging { slide.cancel(at: now) }
     }
 
     /// The parts as they are at `now`: a finished spring-back is rest, an expired refusal is

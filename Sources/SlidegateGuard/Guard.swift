@@ -159,7 +159,14 @@ package final class Guard {
     }
 
     private func dispatch(_ event: inout XEvent) -> ExitStatus? {
-        if grabs.handle(&event) { return nil }
+        if grabs.handle(&event) {
+            if grabs.mouseKeysOn {
+                pendingMotion = nil
+                gate.cancelDrag(at: monotonicNow())
+                send(.state(gate.snapshot))
+            }
+            return nil
+        }
         if blanking.handle(&event) {
             blankingChanged()
             return nil
@@ -177,6 +184,9 @@ package final class Guard {
         let now = monotonicNow()
         let origin = cover.slider
         switch event.type {
+        case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
+            // Until the server confirms MouseKeys off, the pointer may be the keypad.
+            return nil
         case MotionNotify:
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
         case ButtonPress where event.xbutton.button == UInt32(Button1):

@@ -17,6 +17,10 @@ final class InputGrabs {
     private let xkbEventType: Int32?
     private var grabbedMasters: Set<Int32> = []
     private var mouseKeysWasOn = false
+    /// MouseKeys was turned on (Shift+NumLock with `keypad:pointerkeys`, or another client)
+    /// and the server has not yet confirmed it off again: pointer input in between may come
+    /// from the keypad, and does not count.
+    private(set) var mouseKeysOn = false
     private(set) var keyboardHeld = false
     private(set) var pointerHeld = false
     /// When a lost grab was last reported, to say it once a second.
@@ -178,8 +182,9 @@ final class InputGrabs {
             let controls = withUnsafePointer(to: &event) {
                 $0.withMemoryRebound(to: XkbControlsNotifyEvent.self, capacity: 1) { $0.pointee }
             }
-            if controls.xkb_type == XkbControlsNotify, controls.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0 {
-                XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0)
+            if controls.xkb_type == XkbControlsNotify {
+                mouseKeysOn = controls.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0
+                if mouseKeysOn { XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0) }
             }
             return true
         }

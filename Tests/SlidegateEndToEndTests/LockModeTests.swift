@@ -50,7 +50,7 @@ import Testing
         #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(eventually(within: 2) { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back after the failure")
-        sleep(seconds: 0.2)
+        barrier(client, { thumbShown(at: $0) })
         #expect(gate.isRunning)
         #expect(!client.canGrabKeyboard(), "still locked")
         close(open(marker, O_CREAT | O_WRONLY, 0o644))
@@ -63,7 +63,7 @@ import Testing
     @Test func keysDoNotUnlock() throws {
         let gate = try lock()
         for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }
-        sleep(seconds: 0.3)
+        barrier(client, { thumbShown(at: $0) })
         #expect(gate.isRunning)
         #expect(covered())
     }

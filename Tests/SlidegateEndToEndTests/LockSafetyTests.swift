@@ -41,7 +41,7 @@ import Testing
         XSync(client.display, 0)
         let gate = try lock()
         for keysym in [0x61, 0xff0d, 0x20, 0xff1b] { client.key(Int32(keysym)) }
-        sleep(seconds: 0.2)
+        barrier(client, { thumbShown(at: $0) })
         var event = XEvent()
         #expect(XCheckWindowEvent(client.display, probe, KeyPressMask | KeyReleaseMask, &event) == 0, "no key leaked")
         gate.signal(SIGTERM)

@@ -73,4 +73,49 @@ import Testing
         client.drag(from: (451 + 4 + 23, 562), to: (1270, 562))
         #expect(gate.wait() == 0)
     }
+
+    /// Attack: press the thumb, then make the slider move (its monitor turned off), and
+    /// release after a 1-pixel move. The relayout cancels the drag: no unlock.
+    @Test func aScreenChangeInTheMiddleOfADragCancelsIt() throws {
+        try plugSecondMonitor()
+        try xrandr("--output", "DUMMY1", "--primary")
+        let gate = try lock()
+        #expect(eventually { client.brightness(2371 + 4 + 8, 535 + 4 + 8) > 90 }, "the thumb rests on DUMMY1")
+        client.move(2371 + 4 + 23, 562)
+        client.button(true)
+        client.move(2371 + 4 + 33, 562)
+        try xrandr("--output", "DUMMY1", "--off")
+        // On the 1920x1080 monitor: a 567x81 slider at (676, 802), padding 6, thumb 69 px.
+        #expect(eventually { coverSize()! == (1920, 1080) && client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "the slider moved")
+        client.move(1919, 562)
+        client.move(1918, 562)
+        client.button(false)
+        #expect(eventually { client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "the thumb is back at the start")
+        client.drag(from: (676 + 40, 842), to: (1000, 842), release: false)
+        #expect(eventually { client.brightness(682 + 284 + 8, 802 + 6 + 8) > 90 }, "a new drag moves the thumb 284 px")
+        client.button(false)
+        #expect(eventually { client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "and it springs back")
+        #expect(gate.isRunning, "the cancelled drag did not unlock")
+        client.drag(from: (676 + 40, 842), to: (1910, 842))
+        #expect(gate.wait() == 0)
+    }
+
+    /// The server breaks the grabs (XKB's Ungrab action) and another client takes the
+    /// keyboard at once: the guard says so loudly, retries, and has it back once it is free.
+    @Test func aBrokenGrabIsReportedAndTakenBack() throws {
+        try screen.run("/usr/bin/setxkbmap", "-option", "grab:break_actions")
+        let gate = try lock()
+        for keysym: Int32 in [0xffe3, 0xffe9, 0xffaf] { client.keyDown(keysym) }
+        for keysym: Int32 in [0xffaf, 0xffe9, 0xffe3] { client.keyUp(keysym) }
+        let taken = XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess
+        XSync(client.display, 0)
+        #expect(taken, "the grab was broken, and this client took the keyboard before the guard could")
+        #expect(eventually { gate.standardError.contains("slidegate: critical: the keyboard grab is lost; retrying") })
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        #expect(eventually { !client.canGrabKeyboard() && !client.canGrabPointer() }, "the guard has both grabs again")
+        #expect(gate.isRunning)
+        client.drag(from: (676 + 40, 842), to: (1910, 842))
+        #expect(gate.wait() == 0)
+    }
 }

@@ -226,6 +226,16 @@ extension LockScreenChecks {
     }
 }
 
+/// A positive barrier instead of a sleep before checking that nothing happened: a real
+/// half drag that the thumb follows, then its spring back. Events are handled in order, so
+/// once the thumb has moved, everything sent before it has been handled.
+func barrier(_ client: Client, _ thumbShown: (Double) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    client.drag(from: (140, 140), to: (400, 140), release: false)
+    #expect(eventually { thumbShown(0.5) }, "the thumb follows a real drag", sourceLocation: sourceLocation)
+    client.button(false)
+    #expect(eventually { thumbShown(0) && !thumbShown(0.5) }, "and springs back", sourceLocation: sourceLocation)
+}
+
 /// A text file's contents, or "" when it cannot be read.
 func contents(of path: String) -> String {
     guard let f = fopen(path, "r") else { return "" }
@@ -293,9 +303,17 @@ final class Client {
     }
 
     func key(_ keysym: Int32) {
-        let code = XKeysymToKeycode(display, KeySym(keysym))
-        XTestFakeKeyEvent(display, UInt32(code), 1, 0)
-        XTestFakeKeyEvent(display, UInt32(code), 0, 0)
+        keyDown(keysym)
+        keyUp(keysym)
+    }
+
+    func keyDown(_ keysym: Int32) {
+        XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(keysym))), 1, 0)
+        XSync(display, 0)
+    }
+
+    func keyUp(_ keysym: Int32) {
+        XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(keysym))), 0, 0)
         XSync(display, 0)
     }
 
@@ -311,9 +329,13 @@ final class Client {
         if release { button(false) }
     }
 
-    /// The colour at a root-window pixel as (red, green, blue), 0...255.
-    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-        guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, ~0, ZPixmap) else { return (-1, -1, -1) }
+    /// The colour at a root-window pixel as (red, green, blue), 0...255. A failed read
+    /// fails the test.
+    func pixel(_ x: Int, _ y: Int, sourceLocation: SourceLocation = #_sourceLocation) -> (r: Int, g: Int, b: Int) {
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, ~0, ZPixmap) else {
+            Issue.record("cannot read the screen at \(x),\(y)", sourceLocation: sourceLocation)
+            return (-1, -1, -1)
+        }
         defer { sg_image_destroy(image) }
         let p = sg_image_pixel(image, 0, 0)
         return (Int((p >> 16) & 0xff), Int((p >> 8) & 0xff), Int(p & 0xff))
@@ -352,6 +374,128 @@ final class Client {
             XGetWindowAttributes(display, children![i], &attributes)
             return attributes.map_state == IsViewable ? children![i] : nil
         }
+    }
+
+    /// The children of `window`, bottom to top.
+    func children(of window: Window) -> [Window] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0 else { return [] }
+        defer { if let children { XFree(children) } }
+        return (0..<Int(count)).map { children![$0] }
+    }
+
+    /// A mapped override-redirect window at the top-left corner (a desktop window that
+    /// raises itself, or a window to reparent into).
+    func overrideRedirectWindow(width: UInt32 = 400, height: UInt32 = 300) -> Window {
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        let window = XCreateWindow(display, root, 0, 0, width, height, 0, 24, UInt32(InputOutput), nil, UInt(CWOverrideRedirect), &attributes)
+        XMapRaised(display, window)
+        XSync(display, 0)
+        return window
+    }
+
+    /// XSendEvent of a primary-button press or release at root coordinates (x, y).
+    func sendButton(to window: Window, mask: Int, press: Bool, x: Int, y: Int) {
+        var event = XEvent()
+        event.xbutton.type = press ? ButtonPress : ButtonRelease
+        event.xbutton.window = window
+        event.xbutton.root = root
+        event.xbutton.x = Int32(x)
+        event.xbutton.y = Int32(y)
+        event.xbutton.x_root = Int32(x)
+        event.xbutton.y_root = Int32(y)
+        event.xbutton.button = UInt32(Button1)
+        event.xbutton.same_screen = 1
+        XSendEvent(display, window, 1, mask, &event)
+        XSync(display, 0)
+    }
+
+    /// XSendEvent of a pointer motion to root coordinates (x, y).
+    func sendMotion(to window: Window, mask: Int, x: Int, y: Int) {
+        var event = XEvent()
+        event.xmotion.type = MotionNotify
+        event.xmotion.window = window
+        event.xmotion.root = root
+        event.xmotion.x = Int32(x)
+        event.xmotion.y = Int32(y)
+        event.xmotion.x_root = Int32(x)
+        event.xmotion.y_root = Int32(y)
+        event.xmotion.state = UInt32(Button1Mask)
+        event.xmotion.same_screen = 1
+        XSendEvent(display, window, 1, mask, &event)
+        XSync(display, 0)
+    }
+
+    /// Whether XKB's MouseKeys control is on for the core keyboard.
+    func mouseKeysEnabled() -> Bool {
+        guard let xkb = XkbAllocKeyboard() else { return false }
+        defer { XkbFreeKeyboard(xkb, 0, 1) }
+        guard XkbGetControls(display, UInt(XkbAllControlsMask), xkb) == Success, let controls = xkb.pointee.ctrls else { return false }
+        return controls.pointee.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0
+    }
+
+    /// Creates a second master pointer and keyboard (what `xinput create-master NAME` does);
+    /// returns their device ids.
+    func addMaster(_ name: String) -> (pointer: Int32, keyboard: Int32)? {
+        var info = XIAnyHierarchyChangeInfo()
+        let cName = strdup(name)
+        defer { free(cName) }
+        info.add.type = XIAddMaster
+        info.add.name = cName
+        info.add.send_core = 1
+        info.add.enable = 1
+        guard XIChangeHierarchy(display, &info, 1) == Success else { return nil }
+        XSync(display, 0)
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display, XIAllMasterDevices, &count) else { return nil }
+        defer { XIFreeDeviceInfo(devices) }
+        var pointer: Int32?
+        var keyboard: Int32?
+        for i in 0..<Int(count) {
+            let deviceName = String(cString: devices[i].name)
+            if deviceName == "\(name) pointer" { pointer = devices[i].deviceid }
+            if deviceName == "\(name) keyboard" { keyboard = devices[i].deviceid }
+        }
+        guard let pointer, let keyboard else { return nil }
+        return (pointer, keyboard)
+    }
+
+    /// Tries to grab an XInput 2 device; releases it at once if it got it.
+    func canGrabDevice(_ id: Int32) -> Bool {
+        var bits: [UInt8] = [0, 0, 0, 0]
+        let result = bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: id, mask_len: 4, mask: buffer.baseAddress)
+            return XIGrabDevice(display, id, root, 0, 0, XIGrabModeAsync, XIGrabModeAsync, 0, &mask)
+        }
+        if result == GrabSuccess { XIUngrabDevice(display, id, 0) }
+        XSync(display, 0)
+        return result == GrabSuccess
+    }
+
+    /// Listens for raw key presses from every master, as a key logger would.
+    func selectRawKeyPresses() {
+        var bits: [UInt8] = [0, 0, 0, 0]
+        bits[Int(XI_RawKeyPress) >> 3] |= UInt8(1 << (Int(XI_RawKeyPress) & 7))
+        bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: 4, mask: buffer.baseAddress)
+            _ = XISelectEvents(display, root, &mask, 1)
+        }
+        XSync(display, 0)
+    }
+
+    /// Whether a raw key press has arrived (reads the queue).
+    func takeRawKeyPress() -> Bool {
+        var seen = false
+        while XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if event.type == GenericEvent && event.xcookie.evtype == XI_RawKeyPress { seen = true }
+        }
+        return seen
     }
 
     func windowClass(_ window: Window) -> (name: String, className: String)? {

@@ -33,7 +33,7 @@ import Testing
         #expect(!thumbShown(at: 0))
         client.button(false)
         #expect(eventually(within: 1) { thumbShown(at: 0) && !thumbShown(at: 0.5) }, "the thumb springs back")
-        sleep(seconds: 0.3)
+        barrier(client, thumbShown)
         #expect(gate.isRunning)
     }
 
@@ -48,15 +48,29 @@ import Testing
         client.move(660, 140)
         client.button(true)
         client.button(false)
-        sleep(seconds: 0.4)
+        barrier(client, thumbShown)
         #expect(gate.isRunning)
         #expect(thumbShown(at: 0))
+    }
+
+    @Test func synthesizedPointerEventsAreIgnored() throws {
+        let gate = try start()
+        let window = try #require(client.mappedTopLevels().last)
+        for mask in [0, ButtonPressMask | ButtonReleaseMask | PointerMotionMask] {
+            client.sendButton(to: window, mask: mask, press: true, x: 40, y: 40)
+            client.sendMotion(to: window, mask: mask, x: 900, y: 40)
+            client.sendButton(to: window, mask: mask, press: false, x: 900, y: 40)
+        }
+        barrier(client, thumbShown)
+        #expect(gate.isRunning)
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
     }
 
     @Test func dragStartedOnTheTrackKeepsRunning() throws {
         let gate = try start()
         client.drag(from: (300, 140), to: (1100, 140))
-        sleep(seconds: 0.4)
+        barrier(client, thumbShown)
         #expect(gate.isRunning)
         #expect(thumbShown(at: 0))
     }
@@ -65,7 +79,7 @@ import Testing
         let gate = try start()
         client.move(140, 140)
         for keysym in [0xff53, 0xff0d, 0x20, 0xff57] { client.key(Int32(keysym)) }
-        sleep(seconds: 0.3)
+        barrier(client, thumbShown)
         #expect(gate.isRunning)
         #expect(thumbShown(at: 0))
     }
@@ -87,7 +101,7 @@ import Testing
         let gate = try start("--unlock-command", "test -e \(marker)")
         client.drag(from: (140, 140), to: (900, 140))
         #expect(eventually(within: 2) { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back after the failure")
-        sleep(seconds: 0.3)
+        barrier(client, thumbShown)
         #expect(gate.isRunning)
         close(open(marker, O_CREAT | O_WRONLY, 0o644))
         client.drag(from: (140, 140), to: (900, 140))

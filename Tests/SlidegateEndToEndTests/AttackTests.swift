@@ -1,0 +1,249 @@
+import CX11
+import Glibc
+import Testing
+
+/// Lock mode attacked by another X client on the same display, each attack performed for
+/// real. After an attack, a real half drag that the thumb follows is the barrier: events
+/// are handled in order, so by then the guard has seen everything the attack sent.
+@Suite(.serialized) struct AttackTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    func lock(_ extra: [String] = [], environment: [String: String?] = [:]) throws -> Child {
+        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
+        return gate
+    }
+
+    /// The cover (top of the stack) and the slider window inside it.
+    func windows() throws -> (cover: Window, slider: Window) {
+        let cover = try #require(client.mappedTopLevels().last)
+        let inside = client.children(of: cover)
+        #expect(inside.count == 1, "the cover holds the slider window only")
+        return (cover, try #require(inside.first))
+    }
+
+    /// The shared barrier; then the lock must still be running.
+    func barrier(_ gate: Child, sourceLocation: SourceLocation = #_sourceLocation) {
+        SlidegateEndToEndTests.barrier(client, { thumbShown(at: $0) }, sourceLocation: sourceLocation)
+        #expect(gate.isRunning, sourceLocation: sourceLocation)
+    }
+
+    func unlock(_ gate: Child) {
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "a real slide still unlocks: \(gate.standardError)")
+    }
+
+    @Test func synthesizedPointerEventsNeverUnlockTheLock() throws {
+        let gate = try lock()
+        let (cover, slider) = try windows()
+        let targets: [(Window, Int)] = [
+            (cover, 0), (slider, 0), (client.root, StructureNotifyMask | SubstructureNotifyMask), (client.root, 0),
+            (cover, ButtonPressMask | ButtonReleaseMask | PointerMotionMask),
+        ]
+        for (window, mask) in targets {
+            client.sendButton(to: window, mask: mask, press: true, x: 140, y: 140)
+            for x in stride(from: 160, through: 1000, by: 40) { client.sendMotion(to: window, mask: mask, x: x, y: 140) }
+            client.sendButton(to: window, mask: mask, press: false, x: 1000, y: 140)
+        }
+        barrier(gate)
+        #expect(!client.canGrabKeyboard() && covered())
+        unlock(gate)
+    }
+
+    @Test func aForgedRootConfigureNotifyDoesNotShrinkTheCover() throws {
+        let gate = try lock()
+        let (cover, _) = try windows()
+        var event = XEvent()
+        event.xconfigure.type = ConfigureNotify
+        event.xconfigure.event = client.root
+        event.xconfigure.window = client.root
+        event.xconfigure.width = 1
+        event.xconfigure.height = 1
+        XSendEvent(client.display, client.root, 0, StructureNotifyMask | SubstructureNotifyMask, &event)
+        XSync(client.display, 0)
+        barrier(gate)
+        #expect(client.geometry(cover).width == 1280 && client.geometry(cover).height == 720)
+        #expect(covered())
+        unlock(gate)
+    }
+
+    @Test func theCoverIsOnTopWithin100MillisecondsAfterARaiseStorm() throws {
+        let intruder = client.overrideRedirectWindow()
+        let gate = try lock()
+        let (cover, _) = try windows()
+        for _ in 0..<500 { XRaiseWindow(client.display, intruder) }
+        XSync(client.display, 0)
+        let ended = now()
+        #expect(eventually(within: 1) { client.mappedTopLevels().last == cover })
+        #expect(now() - ended < 0.1, "on top again \(now() - ended) s after the storm, with no input")
+        #expect(gate.isRunning)
+    }
+
+    /// Does `tamper` to the cover and checks that the lock is whole again within 100 ms.
+    func survives(_ what: String, _ tamper: (Window, Window) -> Void) throws {
+        let gate = try lock()
+        let (cover, slider) = try windows()
+        tamper(cover, slider)
+        XSync(client.display, 0)
+        let done = now()
+        #expect(eventually(within: 1) { covered() && thumbShown(at: 0) }, "\(what): covered again")
+        #expect(now() - done < 0.1 || what == "destroy", "\(what): whole again after \(now() - done) s")
+        let top = try #require(client.mappedTopLevels().last)
+        #expect(client.windowClass(top)?.className == "Slidegate", "\(what): the cover is on top")
+        #expect(client.geometry(top).width == 1280 && client.geometry(top).height == 720, "\(what): full size")
+        #expect(client.children(of: top).count == 1, "\(what): nothing else inside the cover")
+        #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "\(what): still grabbed")
+        barrier(gate)
+        unlock(gate)
+        _ = cover
+        _ = slider
+    }
+
+    @Test func anUnmappedCoverIsMappedAgain() throws {
+        try survives("unmap") { cover, _ in XUnmapWindow(client.display, cover) }
+    }
+
+    @Test func aMovedOrResizedCoverIsPutBack() throws {
+        try survives("resize") { cover, _ in XResizeWindow(client.display, cover, 10, 10) }
+        try survives("move") { cover, _ in XMoveWindow(client.display, cover, 5000, 5000) }
+    }
+
+    @Test func anEmptyShapeIsReset() throws {
+        try survives("shape") { cover, _ in
+            XShapeCombineRectangles(client.display, cover, ShapeBounding, 0, 0, nil, 0, ShapeSet, Unsorted)
+        }
+    }
+
+    @Test func aReparentedCoverGoesBackToTheRoot() throws {
+        let holder = client.overrideRedirectWindow(width: 10, height: 10)
+        try survives("reparent") { cover, _ in XReparentWindow(client.display, cover, holder, 0, 0) }
+    }
+
+    @Test func aWindowPutInsideTheCoverIsDestroyed() throws {
+        try survives("child") { cover, _ in
+            let child = XCreateSimpleWindow(client.display, cover, 0, 0, 1280, 720, 0, 0, 0xffffff)
+            XMapRaised(client.display, child)
+        }
+    }
+
+    @Test func aDestroyedCoverIsMadeAgain() throws {
+        try survives("destroy") { cover, _ in XDestroyWindow(client.display, cover) }
+    }
+
+    @Test func theSleepLockVariableNamingAClosedDescriptorIsIgnored() throws {
+        // The test starts slidegate with descriptors 0-2 only: 3 is closed.
+        let gate = try lock(environment: ["XSS_SLEEP_LOCK_FD": "3"])
+        #expect(gate.standardError.contains("XSS_SLEEP_LOCK_FD: descriptor 3 is not open; ignoring it"))
+        let ui = try #require(children(of: gate.pid).first)
+        kill(ui, SIGKILL)
+        #expect(eventually { children(of: gate.pid).first.map { $0 != ui } ?? false }, "a dead UI is still replaced")
+        gate.signal(SIGTERM)
+        #expect(gate.wait(timeout: 2) == 143, "SIGTERM still ends it")
+        #expect(client.canGrabKeyboard())
+    }
+
+    @Test func mouseKeysCannotSlide() throws {
+        try screen.run("/usr/bin/setxkbmap", "-option", "keypad:pointerkeys")
+        let gate = try lock()
+        XWarpPointer(client.display, 0, client.root, 0, 0, 0, 0, 140, 140)
+        XSync(client.display, 0)
+        // Shift+NumLock turns MouseKeys on; KP_Insert holds the button; 600 presses of KP_6
+        // move the pointer right past the end of the track (520 px of travel).
+        client.keyDown(0xffe1)
+        client.key(0xff7f)
+        client.keyUp(0xffe1)
+        client.key(0xff9e)
+        for _ in 0..<600 { client.key(0xff98) }
+        client.key(0xff9f)
+        #expect(eventually { !client.mouseKeysEnabled() }, "MouseKeys is off again")
+        // The keypad may have left button 1 locked down; a person's release frees it.
+        client.button(false)
+        barrier(gate)
+        unlock(gate)
+        try screen.run("/usr/bin/setxkbmap", "-option", "")
+    }
+
+    @Test func aStoppedUIIsReplacedWithinTwoSeconds() throws {
+        let gate = try lock()
+        let ui = try #require(children(of: gate.pid).first)
+        kill(ui, SIGSTOP)
+        let stopped = now()
+        #expect(eventually(within: 3) { children(of: gate.pid).first.map { $0 != ui } ?? false })
+        #expect(now() - stopped <= 2.1, "replaced after \(now() - stopped) s")
+        #expect(gate.standardError.contains("the slider's drawing program stopped answering; starting another"))
+        barrier(gate)
+        unlock(gate)
+    }
+
+    @Test func tooFewDescriptorsToStartTheUIIsRefusedBeforeLocking() throws {
+        let gate = try Child(
+            "/bin/sh", ["-c", "ulimit -n 6; exec \"$0\" \"$@\"", slidegatePath] + LockModeTests.arguments,
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+        #expect(gate.wait() == 3)
+        #expect(gate.standardError.contains("cannot lock: no socket for the slider's drawing program"), "\(gate.standardError)")
+        #expect(client.canGrabKeyboard() && client.mappedTopLevels().isEmpty, "nothing was locked")
+    }
+
+    @Test func aUIThatCannotStartGetsAPlainSliderDrawnByTheGuard() throws {
+        var template = Array("/tmp/slidegate-broken.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer {
+            unlink(directory + "/slidegate")
+            unlink(directory + "/slidegate-ui")
+            rmdir(directory)
+        }
+        #expect(link(slidegatePath, directory + "/slidegate") == 0 || copyFile(slidegatePath, directory + "/slidegate"))
+        #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
+        let gate = try Child(directory + "/slidegate", LockModeTests.arguments, environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+        #expect(eventually { covered() && !client.canGrabKeyboard() })
+        let locked = now()
+        #expect(eventually(within: 3) { thumbShown(at: 0) }, "the guard draws a slider: \(gate.standardError)")
+        #expect(now() - locked < 2.6)
+        #expect(gate.standardError.contains("drawing a plain slider"))
+        client.drag(from: (140, 140), to: (400, 140), release: false)
+        #expect(eventually { thumbShown(at: 0.5) }, "the plain thumb follows the pointer")
+        client.drag(from: (400, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func everyMasterDeviceIsGrabbed() throws {
+        let early = try #require(client.addMaster("early"))
+        let gate = try lock()
+        let late = try #require(client.addMaster("late"))
+        for (name, ids) in [("early", early), ("late", late)] {
+            #expect(eventually { !client.canGrabDevice(ids.pointer) }, "\(name) pointer grabbed")
+            #expect(eventually { !client.canGrabDevice(ids.keyboard) }, "\(name) keyboard grabbed")
+        }
+        unlock(gate)
+        #expect(client.canGrabDevice(late.pointer) && client.canGrabDevice(late.keyboard), "released on unlock")
+    }
+
+    /// What XInput 2 raw-event listeners still see while locked (the README's threat model
+    /// says so): raw key presses. X11 delivers raw events to every client that asks, grabs
+    /// or not; no locker can stop that.
+    @Test func rawKeyEventsStillReachXI2Listeners() throws {
+        let gate = try lock()
+        client.selectRawKeyPresses()
+        client.key(0x61)
+        #expect(eventually { client.takeRawKeyPress() }, "a raw key press is seen")
+        unlock(gate)
+    }
+}
+
+/// Copies an executable (a hard link is impossible across file systems).
+private func copyFile(_ from: String, _ to: String) -> Bool {
+    guard let input = fopen(from, "r"), let output = fopen(to, "w") else { return false }
+    defer {
+        fclose(input)
+        fclose(output)
+    }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case let n = fread(&buffer, 1, buffer.count, input), n > 0 { fwrite(buffer, 1, n, output) }
+    return chmod(to, 0o755) == 0
+}
