@@ -170,6 +170,12 @@ package struct Gate: Sendable {
         return presenter.scene(slide: slide.phase, value: slide.value(at: now), verification: verification.state, at: now)
     }
 
+    /// Whether the scene changes by itself after `now` (the shimmer, a spring-back).
+    package func animates(at now: Double) -> Bool {
+        let (slide, verification) = settled(at: now)
+        return presenter.nextFrame(slide: slide.phase, verification: verification.state, after: now) != nil
+    }
+
     /// When the gate next has to act without input (the timeout), or nil: what a process
     /// that only decides, and draws nothing, waits for.
     package var nextActionDeadline: Double? {

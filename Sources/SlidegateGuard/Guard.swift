@@ -21,8 +21,10 @@ package final class Guard {
         }
     }
 
-    /// How often a visible UI is asked whether it still answers.
+    /// How often a UI that animates on its own is asked whether it still answers.
     static let pingInterval = 1.0
+    /// How soon after input a UI is asked whether it took it.
+    static let pingAfterInput = 0.25
 
     private let options: Options
     private let signals: SignalWatch
@@ -39,6 +41,9 @@ package final class Guard {
     private var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
     private var uiRestartAt: Double?
     private var restarts = RestartPolicy()
+    /// When to ask the UI whether it still answers: while it animates on its own, and
+    /// after input; never while the screen is blank or nothing moves, so that a still
+    /// lock costs no wake-ups.
     private var nextPing: Double?
     private var command: ChildProcess?
     private var pendingMotion: (x: Double, y: Double, at: Double)?
@@ -51,8 +56,16 @@ package final class Guard {
     package static func run(_ options: Options, _ launch: Launch) -> ExitStatus {
         // First of all, before this process opens any descriptor that could take its number.
         let sleepLock = SleepLock.fromEnvironment()
+        let guardProcess: Guard
         do {
-            let guardProcess = try Guard(options, launch, sleepLock: sleepLock)
+            guardProcess = try Guard(options, launch, sleepLock: sleepLock)
+        } catch {
+            report(error.message)
+            return error.status
+        }
+        // The guard (and with it the grabs) lives until after a fatal error has been said.
+        defer { withExtendedLifetime(guardProcess) {} }
+        do {
             return try guardProcess.run()
         } catch {
             report(error.message)
@@ -139,11 +152,12 @@ package final class Guard {
             if !grabs.held { deadlines.append(now + 0.02) }
         }
         if let at = uiRestartAt, now >= at { startUI() }
-        if let at = nextPing, now >= at, let running = ui {
-            if running.ping(at: now) {
-                nextPing = now + Self.pingInterval
-            } else {
+        if let running = ui {
+            if let due = running.answerDue, now >= due {
                 replaceUI(running, because: "stopped answering")
+            } else if let at = nextPing, now >= at {
+                nextPing = nil
+                if !running.ping(at: now) { replaceUI(running, because: "stopped reading") }
             }
         }
         if let at = fallbackAt, now >= at, fallback == nil {
@@ -154,7 +168,7 @@ package final class Guard {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
             if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(options.fps)) }
         }
-        deadlines += [nextPing, fallbackAt]
+        deadlines += [nextPing, ui?.answerDue, fallbackAt]
         return .wait(until: deadlines.compactMap { $0 }.min())
     }
 
@@ -233,6 +247,7 @@ package final class Guard {
     private func input(_ input: GateInput, at now: Double) -> ExitStatus? {
         let action = gate.handle(input, at: now)
         send(.input(input, at: now))
+        if nextPing == nil && !blanking.isBlank { nextPing = now + Self.pingAfterInput }
         return perform(action)
     }
 
@@ -284,6 +299,10 @@ package final class Guard {
                 fallbackAt = nil
                 fallback = nil
             }
+            if messages.contains(where: { if case .pong = $0 { true } else { false } }), nextPing == nil {
+                let now = monotonicNow()
+                if !blanking.isBlank && gate.animates(at: now) { nextPing = now + Self.pingInterval }
+            }
         } catch {
             replaceUI(running, because: "sent a malformed message (\(error))")
         }
@@ -309,7 +328,7 @@ package final class Guard {
             send(.window(UInt64(cover.sliderWindow)))
             send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
             send(.state(gate.snapshot))
-            nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingInterval
+            nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput
         } catch {
             report("cannot start the slider's drawing program: \(error); trying again")
             uiRestartAt = monotonicNow() + restarts.died(after: 0)

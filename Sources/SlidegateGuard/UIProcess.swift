@@ -52,21 +52,24 @@ final class UIProcess {
                 throw ProtocolError("the UI speaks protocol \(version) (build \(build)), the guard \(GuardProtocol.version)")
             case .hello: break
             case .drawn: drawn = true
-            case .pong(let answered): if answered == unanswered?.sequence { unanswered = nil }
+            case .pong(let answered) where answered == unanswered?.sequence: unanswered = nil
+            case .pong: break
             }
             messages.append(message)
         }
         return messages
     }
 
-    /// Pings the UI; false when the previous ping has gone unanswered for `answerTime`.
+    /// Pings the UI, unless a ping is still unanswered; false when the UI must be replaced.
     func ping(at now: Double) -> Bool {
-        if let unanswered, now - unanswered.sent >= Self.answerTime { return false }
         guard unanswered == nil else { return true }
         sequence &+= 1
         unanswered = (sequence, now)
         return send(.ping(sequence))
     }
+
+    /// By when the UI must answer the ping it has, or nil when it owes none.
+    var answerDue: Double? { unanswered.map { $0.sent + Self.answerTime } }
 
     /// The screen blanked: the UI sleeps and owes no answer.
     func forgetPing() {

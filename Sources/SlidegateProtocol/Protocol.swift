@@ -106,9 +106,7 @@ extension GuardMessage {
         var w = FrameWriter()
         switch self {
         case .hello(let version, let build):
-            w.u8(1)
-            w.u32(version)
-            w.string(build)
+            w.hello(version, build)
         case .settings(let s):
             w.u8(2)
             w.string(s.text)
@@ -227,9 +225,7 @@ extension UIMessage {
         var w = FrameWriter()
         switch self {
         case .hello(let version, let build):
-            w.u8(1)
-            w.u32(version)
-            w.string(build)
+            w.hello(version, build)
         case .drawn:
             w.u8(9)
         case .pong(let sequence):
@@ -286,6 +282,13 @@ struct FrameWriter {
     }
 
     mutating func u8(_ v: UInt8) { body.append(v) }
+
+    /// Kind 1, the same both ways: the protocol number and the build.
+    mutating func hello(_ version: UInt32, _ build: String) {
+        u8(1)
+        u32(version)
+        string(build)
+    }
 
     mutating func u32(_ v: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }

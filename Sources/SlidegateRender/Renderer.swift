@@ -2,7 +2,8 @@ import CGraphics
 import SlidegateCore
 
 /// Paints a `Scene` into any Cairo context, with the slider's rectangle at the layout's
-/// bounds. Text layouts and glyph outlines are built once per string and kept.
+/// bounds. Each label is shaped once per string and width and kept as an image; the track
+/// and thumb are drawn once as images.
 package final class Renderer {
     package let layout: SliderLayout
     package let background: Color

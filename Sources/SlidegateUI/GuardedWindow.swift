@@ -3,7 +3,7 @@ import SlidegateCore
 import SlidegateXlib
 
 /// Lock mode's UI: the slider window the guard made and owns. The UI only draws into it;
-/// input comes from the guard over a pipe, in the slider's own coordinates.
+/// input comes from the guard over its socket, in the slider's own coordinates.
 final class GuardedWindow: Stage {
     let window: Window
     let visual: UnsafeMutablePointer<Visual>

@@ -14,12 +14,6 @@ import Testing
         client = try Client(screen)
     }
 
-    func lock(_ extra: [String] = [], environment: [String: String?] = [:]) throws -> Child {
-        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
-        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
-        return gate
-    }
-
     /// The cover (top of the stack) and the slider window inside it.
     func windows() throws -> (cover: Window, slider: Window) {
         let cover = try #require(client.mappedTopLevels().last)

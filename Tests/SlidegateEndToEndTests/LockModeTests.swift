@@ -14,12 +14,6 @@ import Testing
         client = try Client(screen)
     }
 
-    func lock(_ extra: String...) throws -> Child {
-        let gate = try screen.slidegate(Self.arguments + extra)
-        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
-        return gate
-    }
-
     @Test func coversTheScreenGrabsInputAndAFullDragUnlocks() throws {
         let gate = try lock()
         let cover = try #require(client.mappedTopLevels().last)

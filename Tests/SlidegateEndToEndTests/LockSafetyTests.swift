@@ -13,12 +13,6 @@ import Testing
         client = try Client(screen)
     }
 
-    func lock(_ extra: [String] = [], environment: [String: String?] = [:]) throws -> Child {
-        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
-        #expect(eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)")
-        return gate
-    }
-
     /// The mapped top-level window on top of the stack.
     func topWindow() -> Window? { client.mappedTopLevels().last }
 

@@ -213,10 +213,22 @@ extension Client {
 
 /// What the lock-mode suites see: a cover of `--background #102030` and the thumb.
 protocol LockScreenChecks {
+    var screen: VirtualScreen { get }
     var client: Client { get }
 }
 
 extension LockScreenChecks {
+    /// Starts the lock with the shared slider and waits until it is up and drawn.
+    func lock(
+        _ extra: [String] = [], environment: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Child {
+        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
+        #expect(
+            eventually { covered() && thumbShown(at: 0) }, "locked; slidegate said: \(gate.standardError)",
+            sourceLocation: sourceLocation)
+        return gate
+    }
+
     func covered() -> Bool {
         [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
     }
