@@ -24,6 +24,12 @@ package final class Runner {
     private var surface: SliderSurface
     private var renderer: Renderer
     private var shown: Scene?
+    /// Something other than time changed the scene (input, a new state or layout): paint
+    /// in this pass even if no frame is due. A wake-up that changed nothing (a ping) paints
+    /// nothing, so frames keep their even pace.
+    private var changed = true
+    /// When the next animation frame is due.
+    private var frameDue: Double?
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
     /// Lock mode: the guard has yet to hear that a frame is on screen.
@@ -145,8 +151,10 @@ package final class Runner {
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
         var deadline: Double?
         if !blanking.isBlank {
-            try paint(at: now)
+            if changed || frameDue.map({ now >= $0 }) ?? true { try paint(at: now) }
+            changed = false
             deadline = gate.nextDeadline(after: now)
+            frameDue = deadline
             if let d = deadline, d - now > 0.5, shown?.label != nil {
                 blanking.checkMonitors()
                 if blanking.isBlank { deadline = gate.nextActionDeadline }
@@ -171,6 +179,7 @@ package final class Runner {
             if signal == SIGCHLD {
                 guard let running = command, let exit = running.poll() else { continue }
                 command = nil
+                changed = true
                 if let status = perform(gate.handle(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow())) {
                     return status
                 }
@@ -197,15 +206,18 @@ package final class Runner {
                 guardLink?.send(.pong(sequence))
             case .keyPressed:
                 blanking.inputArrived()
+                changed = true
             case .layout(let width, let height):
                 guard let window = stage as? GuardedWindow else { continue }
                 window.resize(width: width, height: height)
                 try relayout()
             case .state(let snapshot):
                 gate = Gate(settings: options.gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
+                changed = true
             case .input(let input, let time):
                 blanking.inputArrived()
                 _ = gate.handle(input, at: time)
+                changed = true
             }
         }
     }
@@ -214,14 +226,17 @@ package final class Runner {
         gate.relayout(SliderLayout(bounds: stage.slider), at: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
         shown = nil
+        changed = true
     }
 
     private func dispatch(_ event: inout XEvent) throws(UserError) -> ExitStatus? {
         let now = monotonicNow()
         if blanking.handle(&event) {
             shown = nil
+            changed = true
             return nil
         }
+        if [ButtonPress, ButtonRelease, MotionNotify].contains(event.type) { changed = true }
         switch event.type {
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             blanking.inputArrived()
