@@ -43,7 +43,8 @@ import SlidegateCore
 //
 // UI → GUARD
 //   hello    (1)  u32 protocol, string build
-//   drawn    (9)  the UI has put a whole frame in the current slider window
+//   drawn    (9)  the UI has put a whole frame in the slider window, or is ready to and
+//                 waits for a blank screen to come back
 //   pong     (10) u32 sequence
 //
 // No message ever carries a secret: the UI gets what it draws, nothing more.

@@ -32,7 +32,8 @@ package final class Runner {
     private var frameDue: Double?
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
-    /// Lock mode: the guard has yet to hear that a frame is on screen.
+    /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
+    /// screen is blank).
     private var drawnUntold: Bool
 
     /// Windowed mode: runs until the gate ends; returns its exit status, after saying why
@@ -162,7 +163,8 @@ package final class Runner {
         } else {
             deadline = gate.nextActionDeadline
         }
-        if drawnUntold, shown != nil, let guardLink {
+        // A blank screen is drawn when it comes back; the guard need not step in.
+        if drawnUntold, shown != nil || blanking.isBlank, let guardLink {
             XSync(display.pointer, 0)
             guardLink.send(.drawn)
             drawnUntold = false

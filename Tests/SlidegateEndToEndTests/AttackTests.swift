@@ -206,6 +206,34 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    @Test func withTheXServerOneClientShortOfFullTheGuardDrawsThePlainSlider() throws {
+        let crowded = try VirtualScreen(arguments: ["-maxclients", "64"])
+        let probe = try Client(crowded)
+        var fillers: [OpaquePointer] = []
+        defer { fillers.forEach { XCloseDisplay($0) } }
+        while let connection = XOpenDisplay(crowded.name) { fillers.append(connection) }
+        let freed = fillers.popLast()
+        XCloseDisplay(try #require(freed, "the server took some connections"))
+        let gate = try crowded.slidegate(LockModeTests.arguments)
+        #expect(eventually { !probe.canGrabKeyboard() && probe.pixel(5, 5) == (16, 32, 48) }, "the guard took the last slot and locked")
+        #expect(eventually(within: 3) { probe.thumbShown(at: 0, threshold: 90) }, "a plain slider: \(gate.standardError)")
+        #expect(gate.standardError.contains("drawing a plain slider"))
+        probe.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func withTooLittleMemoryForTheUITheGuardDrawsThePlainSlider() throws {
+        // 30 MB of address space: enough for the static guard, too little for the UI to load
+        // its libraries.
+        let gate = try Child(
+            "/bin/sh", ["-c", "ulimit -v 30000; exec \"$0\" \"$@\"", slidegatePath] + LockModeTests.arguments,
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        #expect(eventually(within: 3) { thumbShown(at: 0) }, "a plain slider: \(gate.standardError)")
+        #expect(gate.standardError.contains("drawing a plain slider"))
+        unlock(gate)
+    }
+
     @Test func everyMasterDeviceIsGrabbed() throws {
         let early = try #require(client.addMaster("early"))
         let gate = try lock()

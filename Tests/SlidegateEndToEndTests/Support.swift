@@ -136,7 +136,8 @@ final class VirtualScreen {
     let name: String
     private let logDirectory: String?
 
-    init(_ kind: Kind = .xvfb(width: 1280, height: 720)) throws {
+    /// `arguments` go to the server after the ones every test server gets.
+    init(_ kind: Kind = .xvfb(width: 1280, height: 720), arguments: [String] = []) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Child.SpawnError(path: "pipe", code: errno) }
         switch kind {
@@ -144,7 +145,7 @@ final class VirtualScreen {
             logDirectory = nil
             server = try Child(
                 "/usr/bin/Xvfb",
-                ["-displayfd", "\(fds[1])", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
+                ["-displayfd", "\(fds[1])", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"] + arguments)
         case .dummy:
             var template = Array("/tmp/slidegate-xorg.XXXXXX".utf8CString)
             guard let dir = mkdtemp(&template) else { throw Child.SpawnError(path: "mkdtemp", code: errno) }
@@ -154,7 +155,7 @@ final class VirtualScreen {
             server = try Child(
                 "/usr/lib/xorg/Xorg",
                 ["-displayfd", "\(fds[1])", "-config", config, "-noreset", "-nolisten", "tcp", "-novtswitch", "-sharevts",
-                    "-logfile", directory + "/Xorg.log"])
+                    "-logfile", directory + "/Xorg.log"] + arguments)
         }
         close(fds[1])
         var text = ""
