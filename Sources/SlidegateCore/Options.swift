@@ -41,7 +41,10 @@ package enum Invocation: Equatable, Sendable {
 }
 
 extension Options {
-    package static let version = "slidegate 0.1.0"
+    /// The upstream version, the one place it is written: `slidegate --version` prints it
+    /// and `./dev package` reads it from here.
+    package static let upstreamVersion = "0.2.0"
+    package static let version = "slidegate \(upstreamVersion)"
 
     package static let help = """
         Usage: slidegate [OPTION]...
@@ -50,23 +53,7 @@ extension Options {
         Without --geometry, slidegate locks the screen: it covers every monitor, grabs the
         keyboard and pointer, and puts the slider on the primary monitor.
 
-          --text TEXT            the label on the track (default "slide to unlock"; "" for none)
-          --unlock-command CMD   on completion run CMD with /bin/sh -c; exit 0 if it exits 0,
-                                 otherwise say "unlock failed" and let the person try again
-          --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
-                                 slide and exit 4
-          --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such
-                                 as 600x80+100+100 (negative offsets count from the right or
-                                 bottom); the window is the slider
-          --slider GEOMETRY      lock mode: the slider's rectangle relative to the primary
-                                 monitor's top-left corner
-          --background COLOR     #RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)
-          --foreground COLOR     label and thumb-arrow colour, same forms (default #ffffff)
-          --fps N                animation frame-rate cap, a whole number 1-240 (default 60)
-          --fork                 lock mode: once the screen is locked, fork; the parent exits 0
-                                 (slidegate --fork && systemctl suspend)
-          --help                 print this help and exit
-          --version              print the version and exit
+        \(OptionSpec.helpLines)
 
         A slider must be at least 24 pixels tall and twice as wide as it is tall.
 
@@ -80,26 +67,6 @@ extension Options {
           128+N  ended by signal N (SIGTERM 143, SIGINT 130, SIGHUP 129)
 
         """
-
-    private enum Name: String, CaseIterable {
-        case text, unlockCommand = "unlock-command", timeout, geometry, slider, background, foreground, fps
-        case fork, help, version
-
-        var takesValue: Bool { self != .help && self != .version && self != .fork }
-
-        /// What a value must look like, for error messages.
-        var expected: String {
-            switch self {
-            case .text: "the label text"
-            case .unlockCommand: "a shell command"
-            case .timeout: "a number of seconds greater than 0, such as 30 or 2.5"
-            case .geometry, .slider: "an X geometry such as 600x80+100+100"
-            case .background, .foreground: "a colour as #RGB, #RRGGBB or #RRGGBBAA"
-            case .fps: "a whole number from 1 to 240"
-            case .fork, .help, .version: "no value"
-            }
-        }
-    }
 
     private static func fail(_ name: String, _ expected: String, got value: String?) -> UserError {
         let given = value.map { "\"\($0)\"" } ?? "nothing"
@@ -122,49 +89,51 @@ extension Options {
             }
             let body = argument.dropFirst(2)
             let nameText = String(body.prefix(while: { $0 != "=" }))
-            guard let name = Name(rawValue: nameText) else {
+            guard let name = OptionSpec.named(nameText) else {
                 throw UserError("unknown option \"--\(nameText)\"; see slidegate --help", status: .usage)
             }
             var value: String?
             if body.contains("=") {
                 value = String(body.drop(while: { $0 != "=" }).dropFirst())
                 guard name.takesValue else {
-                    throw fail(name.rawValue, name.expected, got: value)
+                    throw fail(name.name, name.expected, got: value)
                 }
             } else if name.takesValue {
-                guard index < arguments.count else { throw fail(name.rawValue, name.expected, got: nil) }
+                guard index < arguments.count else { throw fail(name.name, name.expected, got: nil) }
                 value = arguments[index]
                 index += 1
             }
-            func bad() -> UserError { fail(name.rawValue, name.expected, got: value) }
+            func bad() -> UserError { fail(name.name, name.expected, got: value) }
             let v = value ?? ""
-            switch name {
-            case .help: return .help
-            case .version: return .version
-            case .fork: options.fork = true
-            case .text: options.text = v
-            case .unlockCommand:
+            switch name.name {
+            case "help": return .help
+            case "version": return .version
+            case "fork": options.fork = true
+            case "text": options.text = v
+            case "unlock-command":
                 guard !v.allSatisfy(\.isWhitespace) else { throw bad() }
                 options.unlockCommand = v
-            case .timeout:
+            case "timeout":
                 guard let seconds = parseSeconds(v) else { throw bad() }
                 options.timeout = seconds
-            case .fps:
+            case "fps":
                 guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n)
                 else { throw bad() }
                 options.fps = n
-            case .background, .foreground:
+            case "background", "foreground":
                 guard let color = Color(hex: v) else { throw bad() }
-                if name == .background {
+                if name.name == "background" {
                     options.background = color
                     backgroundText = v
                 } else {
                     options.foreground = color
                 }
-            case .geometry, .slider:
+            case "geometry", "slider":
                 guard let g = Geometry(parsing: v) else { throw bad() }
-                try checkSize(g, option: name.rawValue, text: v)
-                if name == .geometry { geometry = g } else { slider = g }
+                try checkSize(g, option: name.name, text: v)
+                if name.name == "geometry" { geometry = g } else { slider = g }
+            default:
+                preconditionFailure("--\(name.name) is in the option table but not parsed")
             }
         }
         if let geometry {

@@ -1,0 +1,110 @@
+/// One command-line option, declared once: what `--help`, the error messages, the
+/// completions, the man page and the README's option table are made from or checked
+/// against (`DocumentationTests`).
+package struct OptionSpec: Equatable, Sendable {
+    /// Which modes take the option.
+    package enum Modes: String, Equatable, Sendable {
+        case both, lock, windowed
+    }
+
+    /// What follows the option's name.
+    package enum Argument: Equatable, Sendable {
+        /// A flag: nothing.
+        case none
+        /// Free text (a label, a number, a colour, a geometry).
+        case text
+        /// A shell command.
+        case command
+        /// A path to a file.
+        case file
+        /// One of a fixed set of words.
+        case choice([String])
+    }
+
+    package var name: String
+    package var argument: Argument
+    /// The value's name in `--help` and the man page (`TEXT`, `SECONDS`), nil for a flag.
+    package var placeholder: String?
+    /// What a value must look like, for error messages.
+    package var expected: String
+    /// The default, as a person would write it, or nil when there is none.
+    package var defaultValue: String?
+    package var modes: Modes
+    /// The option's lines in `--help`, already wrapped.
+    package var help: [String]
+    /// A few words for shell completions.
+    package var summary: String
+
+    package var takesValue: Bool { argument != .none }
+
+    /// The option as `--help` and the man page show it: `--text TEXT`.
+    package var usage: String { "--\(name)" + (placeholder.map { " \($0)" } ?? "") }
+}
+
+extension OptionSpec {
+    /// Every option, in the order `--help` lists them.
+    package static let all: [OptionSpec] = [
+        OptionSpec(
+            name: "text", argument: .text, placeholder: "TEXT", expected: "the label text", defaultValue: "slide to unlock",
+            modes: .both, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track"),
+        OptionSpec(
+            name: "unlock-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
+            modes: .both,
+            help: [
+                "on completion run CMD with /bin/sh -c; exit 0 if it exits 0,",
+                #"otherwise say "unlock failed" and let the person try again"#,
+            ], summary: "a command that must succeed to unlock"),
+        OptionSpec(
+            name: "timeout", argument: .text, placeholder: "SECONDS",
+            expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
+            help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
+        OptionSpec(
+            name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
+            defaultValue: nil, modes: .windowed,
+            help: [
+                "windowed mode: an ordinary window of this X geometry, such",
+                "as 600x80+100+100 (negative offsets count from the right or",
+                "bottom); the window is the slider",
+            ], summary: "windowed mode: the window geometry"),
+        OptionSpec(
+            name: "slider", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
+            defaultValue: nil, modes: .lock,
+            help: ["lock mode: the slider's rectangle relative to the primary", "monitor's top-left corner"], summary: "lock mode: the slider rectangle on the primary monitor"),
+        OptionSpec(
+            name: "background", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
+            defaultValue: "#15171c", modes: .both,
+            help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour"),
+        OptionSpec(
+            name: "foreground", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
+            defaultValue: "#ffffff", modes: .both, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour"),
+        OptionSpec(
+            name: "fps", argument: .text, placeholder: "N", expected: "a whole number from 1 to 240", defaultValue: "60",
+            modes: .both, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap"),
+        OptionSpec(
+            name: "fork", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            help: [
+                "lock mode: once the screen is locked, fork; the parent exits 0",
+                "(slidegate --fork && systemctl suspend)",
+            ], summary: "lock mode: fork once locked; the parent exits 0"),
+        OptionSpec(
+            name: "help", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["print this help and exit"], summary: "print the help and exit"),
+        OptionSpec(
+            name: "version", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["print the version and exit"], summary: "print the version and exit"),
+    ]
+
+    package static func named(_ name: String) -> OptionSpec? {
+        all.first { $0.name == name }
+    }
+
+    /// The options' part of `--help`: each usage in a 25-column gutter, then its lines.
+    package static var helpLines: String {
+        all.map { option in
+            let gutter = "  " + option.usage
+            let first = gutter.count < 25 ? gutter + String(repeating: " ", count: 25 - gutter.count) : gutter + " "
+            let rest = option.help.dropFirst().map { String(repeating: " ", count: 25) + $0 }
+            return ([first + option.help[0]] + rest).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+}
