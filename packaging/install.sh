@@ -1,14 +1,37 @@
 #!/bin/sh
-# Installs the release build under PREFIX (default /usr/local), inside DESTDIR when set
-# (for packaging): slidegate in bin, and its drawing program slidegate-ui in lib/slidegate,
-# where slidegate looks for it. Run ./dev build (or ./dev install) first.
+# Installs the release build under PREFIX (default /usr/local), inside DESTDIR when set (the
+# .deb is made that way): slidegate in bin, its drawing program in libexec/slidegate (where
+# slidegate looks for it), the man page, and the bash, zsh and fish completions.
+#   packaging/install.sh [PREFIX]              install (run ./dev build first)
+#   packaging/install.sh --uninstall [PREFIX]  remove what install put there
 set -eu
 cd "$(dirname "$0")/.."
+uninstall=false
+if [ "${1:-}" = --uninstall ]; then uninstall=true; shift; fi
 prefix=${1:-/usr/local}
+root="${DESTDIR:-}$prefix"
+files="bin/slidegate libexec/slidegate/slidegate-ui share/man/man1/slidegate.1.gz
+share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
+share/fish/vendor_completions.d/slidegate.fish"
+
+if $uninstall; then
+  for f in $files; do rm -f "$root/$f"; done
+  rmdir "$root/libexec/slidegate" 2>/dev/null || true
+  echo "removed slidegate from $root"
+  exit 0
+fi
+
 for binary in .build/release/slidegate .build/release/slidegate-ui; do
   [ -x "$binary" ] || { echo "install.sh: $binary is missing; run ./dev build first" >&2; exit 1; }
 done
-install -d "${DESTDIR:-}$prefix/bin" "${DESTDIR:-}$prefix/lib/slidegate"
-install -m 0755 .build/release/slidegate "${DESTDIR:-}$prefix/bin/slidegate"
-install -m 0755 .build/release/slidegate-ui "${DESTDIR:-}$prefix/lib/slidegate/slidegate-ui"
-echo "installed ${DESTDIR:-}$prefix/bin/slidegate and ${DESTDIR:-}$prefix/lib/slidegate/slidegate-ui"
+command -v scdoc >/dev/null || { echo "install.sh: scdoc is missing (apt-get install scdoc)" >&2; exit 1; }
+install -d "$root/bin" "$root/libexec/slidegate" "$root/share/man/man1" "$root/share/bash-completion/completions" \
+  "$root/share/zsh/vendor-completions" "$root/share/fish/vendor_completions.d"
+install -m 0755 .build/release/slidegate "$root/bin/slidegate"
+install -m 0755 .build/release/slidegate-ui "$root/libexec/slidegate/slidegate-ui"
+scdoc < packaging/slidegate.1.scd | gzip -9n > "$root/share/man/man1/slidegate.1.gz"
+chmod 0644 "$root/share/man/man1/slidegate.1.gz"
+install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"
+install -m 0644 packaging/completions/_slidegate "$root/share/zsh/vendor-completions/_slidegate"
+install -m 0644 packaging/completions/slidegate.fish "$root/share/fish/vendor_completions.d/slidegate.fish"
+echo "installed slidegate under $root"

@@ -7,13 +7,13 @@ import SlidegateXlib
 // decides), lock mode runs the guard here, which starts slidegate-ui to draw.
 
 /// Where slidegate-ui is: beside this executable (a build directory), or in
-/// ../lib/slidegate (an installation).
+/// ../libexec/slidegate (an installation: /usr/bin and /usr/libexec/slidegate).
 func uiPath() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
     let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    let candidates = [directory + "/slidegate-ui", directory + "/../lib/slidegate/slidegate-ui"]
+    let candidates = [directory + "/slidegate-ui", directory + "/../libexec/slidegate/slidegate-ui"]
     return candidates.first { access($0, X_OK) == 0 } ?? candidates[0]
 }
 

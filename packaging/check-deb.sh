@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs the .deb for real, checks what a person gets, and purges it again: the files in
+# their places, --version, the man page, a lock and a real slide with the installed binary
+# (which must find its drawing program in /usr/libexec/slidegate), the completions in bash,
+# zsh and fish, lintian, and a purge that leaves nothing behind. Needs root. Prints one
+# line per check and "package: N passed, M failed"; exits 1 if any failed.
+#   packaging/check-deb.sh .build/slidegate_VERSION_amd64.deb
+set -uo pipefail
+deb=$(realpath "${1:?usage: check-deb.sh PACKAGE.deb}")
+version=$(dpkg-deb -f "$deb" Version)
+passed=0
+failed=0
+check() {
+  local what=$1
+  shift
+  if "$@" >/tmp/slidegate-check.$$ 2>&1; then
+    passed=$((passed + 1)); echo "ok    $what"
+  else
+    failed=$((failed + 1)); echo "FAIL  $what"; sed 's/^/      /' /tmp/slidegate-check.$$
+  fi
+}
+
+if dpkg-query -W -f='${Status}' slidegate 2>/dev/null | grep -q 'install ok installed'; then
+  echo "check-deb.sh: a slidegate package is installed already; this check would replace and purge it" >&2
+  exit 1
+fi
+
+expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/share/man/man1/slidegate.1.gz
+/usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
+/usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright
+/usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
+/usr/share/doc/slidegate/examples/i3.config /usr/share/doc/slidegate/examples/openbox-rc.xml
+/usr/share/doc/slidegate/examples/kiosk.sh /usr/share/lintian/overrides/slidegate"
+
+check "lintian reports no errors" lintian --fail-on error "$deb"
+check "apt-get installs it" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"
+listed() { local f; for f in $expected_files; do dpkg -L slidegate | grep -qx "$f" || { echo "missing $f"; return 1; }; done; }
+check "dpkg -L lists every file" listed
+check "slidegate --version prints ${version%-*}" test "$(/usr/bin/slidegate --version)" = "slidegate ${version%-*}"
+check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/man1/slidegate.1.gz
+
+lock_and_unlock() {
+  local fifo display xvfb gate ui i status
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$fifo" >/dev/null 2>&1 &
+  xvfb=$!
+  display=":$(head -n 1 "$fifo")"
+  rm -f "$fifo"
+  DISPLAY=$display /usr/bin/slidegate --slider 600x80+100+100 2>/tmp/slidegate-check-err.$$ &
+  gate=$!
+  for i in $(seq 200); do
+    ui=$(cat "/proc/$gate/task/$gate/children" 2>/dev/null | tr -d ' ')
+    [ -n "$ui" ] && DISPLAY=$display xdotool search --class Slidegate >/dev/null 2>&1 && break
+    sleep 0.01
+  done
+  [ -n "$ui" ] && grep -qx /usr/libexec/slidegate/slidegate-ui <(tr '\0' '\n' < "/proc/$ui/cmdline") \
+    || { echo "no drawing program from /usr/libexec/slidegate; slidegate said:"; cat /tmp/slidegate-check-err.$$; }
+  DISPLAY=$display xdotool mousemove 140 140 mousedown 1
+  for i in $(seq 1 20); do DISPLAY=$display xdotool mousemove $((140 + i * 45)) 140; done
+  DISPLAY=$display xdotool mouseup 1
+  wait $gate
+  status=$?
+  kill $xvfb
+  wait $xvfb 2>/dev/null
+  ! grep -q "plain slider" /tmp/slidegate-check-err.$$ || { echo "the guard drew the plain slider"; status=1; }
+  rm -f /tmp/slidegate-check-err.$$
+  [ -n "$ui" ] && [ $status -eq 0 ]
+}
+check "the installed slidegate locks, draws with its helper and a slide unlocks" lock_and_unlock
+check "bash completes slidegate" bash -c 'source /usr/share/bash-completion/completions/slidegate && complete -p slidegate'
+check "zsh loads its completion" zsh -fc 'fpath=(/usr/share/zsh/vendor-completions $fpath); autoload -Uz compinit && compinit -u && (( $+_comps[slidegate] ))'
+check "fish completes --fork" bash -c "fish -c 'complete -C\"slidegate --fo\"' | grep -q -- --fork"
+check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
+gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
+check "nothing is left behind" gone
+rm -f /tmp/slidegate-check.$$
+echo "package: $passed passed, $failed failed"
+[ $failed -eq 0 ]
