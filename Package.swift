@@ -6,10 +6,12 @@ let package = Package(
     products: [
         .executable(name: "slidegate", targets: ["slidegate"]),
         .executable(name: "slidegate-ui", targets: ["slidegate-ui"]),
+        .executable(name: "slidegate-auth", targets: ["slidegate-auth"]),
     ],
     targets: [
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev", "libxi-dev", "libxext-dev"])]),
         .systemLibrary(name: "CXScreenSaver", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev", "libxext-dev"])]),
+        .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(
             name: "CGraphics",
@@ -51,6 +53,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"]),
+        // Checks answers with PAM for the guard; the only program that loads PAM modules.
+        .executableTarget(
+            name: "slidegate-auth", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CXShim"]),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         .testTarget(
             name: "SlidegateRenderTests",

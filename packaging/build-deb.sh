@@ -13,7 +13,7 @@ rm -rf "$work"
 mkdir -p "$stage/DEBIAN"
 DESTDIR="$stage" packaging/install.sh /usr >/dev/null
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-  "$stage/usr/bin/slidegate" "$stage/usr/libexec/slidegate/slidegate-ui"
+  "$stage/usr/bin/slidegate" "$stage/usr/libexec/slidegate/slidegate-ui" "$stage/usr/libexec/slidegate/slidegate-auth"
 doc="$stage/usr/share/doc/slidegate"
 install -d "$doc/examples" "$stage/usr/share/lintian/overrides"
 install -m 0644 packaging/copyright "$doc/copyright"
@@ -24,11 +24,12 @@ install -m 0644 packaging/examples/slidegate-xss-lock.service packaging/examples
 install -m 0755 packaging/examples/kiosk.sh "$doc/examples/kiosk.sh"
 install -m 0644 packaging/lintian-overrides "$stage/usr/share/lintian/overrides/slidegate"
 
-# Depends: what the dynamic drawing program links (the guard is static), as dpkg-shlibdeps
+# Depends: what the dynamic helpers link (the guard is static), as dpkg-shlibdeps
 # computes it; it wants a debian/control to read.
 mkdir -p "$work/debian"
 printf 'Source: slidegate\n\nPackage: slidegate\nArchitecture: amd64\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O -e slidegate/usr/libexec/slidegate/slidegate-ui 2>/dev/null \
+depends=$(cd "$work" && dpkg-shlibdeps -O -e slidegate/usr/libexec/slidegate/slidegate-ui \
+  -e slidegate/usr/libexec/slidegate/slidegate-auth 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
@@ -51,10 +52,12 @@ Description: slide-to-unlock gate and screen locker for X11
  .
  The lock is held by a small static program that links only Xlib and
  ignores events forged by other X clients; drawing happens in a separate
- process that can crash without unlocking the screen.
+ process that can crash without unlocking the screen. With --auth pam the
+ gate opens only for the user's password, checked by PAM in a third process.
 CONTROL
 (cd "$stage" && find usr -type f -exec md5sum {} + | sort -k 2) > "$stage/DEBIAN/md5sums"
-chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+echo /etc/pam.d/slidegate > "$stage/DEBIAN/conffiles"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums" "$stage/DEBIAN/conffiles"
 find "$stage" -type d -exec chmod 0755 {} +
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
 echo "$deb"

@@ -25,7 +25,8 @@ if dpkg-query -W -f='${Status}' slidegate 2>/dev/null | grep -q 'install ok inst
   exit 1
 fi
 
-expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/share/man/man1/slidegate.1.gz
+expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libexec/slidegate/slidegate-auth
+/etc/pam.d/slidegate /usr/share/man/man1/slidegate.1.gz
 /usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
 /usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright
 /usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
@@ -38,6 +39,7 @@ listed() { local f; for f in $expected_files; do dpkg -L slidegate | grep -qx "$
 check "dpkg -L lists every file" listed
 check "slidegate --version prints ${version%-*}" test "$(/usr/bin/slidegate --version)" = "slidegate ${version%-*}"
 check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/man1/slidegate.1.gz
+check "/etc/pam.d/slidegate is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q /etc/pam.d/slidegate"
 
 lock_and_unlock() {
   local fifo display xvfb gate ui i status

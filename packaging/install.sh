@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs the release build under PREFIX (default /usr/local), inside DESTDIR when set (the
-# .deb is made that way): slidegate in bin, its drawing program in libexec/slidegate (where
-# slidegate looks for it), the man page, and the bash, zsh and fish completions.
+# .deb is made that way): slidegate in bin, its drawing program and authentication helper in
+# libexec/slidegate (where slidegate looks for them), the man page, the bash, zsh and fish
+# completions, and the PAM service file in /etc/pam.d (the only place PAM reads; an existing
+# one is kept).
 #   packaging/install.sh [PREFIX]              install (run ./dev build first)
 #   packaging/install.sh --uninstall [PREFIX]  remove what install put there
 set -eu
@@ -10,18 +12,20 @@ uninstall=false
 if [ "${1:-}" = --uninstall ]; then uninstall=true; shift; fi
 prefix=${1:-/usr/local}
 root="${DESTDIR:-}$prefix"
-files="bin/slidegate libexec/slidegate/slidegate-ui share/man/man1/slidegate.1.gz
+pam="${DESTDIR:-}/etc/pam.d/slidegate"
+files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
 share/fish/vendor_completions.d/slidegate.fish"
 
 if $uninstall; then
   for f in $files; do rm -f "$root/$f"; done
+  if [ -f "$pam" ] && cmp -s "$pam" packaging/pam.d/slidegate; then rm -f "$pam"; fi
   rmdir "$root/libexec/slidegate" 2>/dev/null || true
   echo "removed slidegate from $root"
   exit 0
 fi
 
-for binary in .build/release/slidegate .build/release/slidegate-ui; do
+for binary in .build/release/slidegate .build/release/slidegate-ui .build/release/slidegate-auth; do
   [ -x "$binary" ] || { echo "install.sh: $binary is missing; run ./dev build first" >&2; exit 1; }
 done
 command -v scdoc >/dev/null || { echo "install.sh: scdoc is missing (apt-get install scdoc)" >&2; exit 1; }
@@ -29,6 +33,11 @@ install -d "$root/bin" "$root/libexec/slidegate" "$root/share/man/man1" "$root/s
   "$root/share/zsh/vendor-completions" "$root/share/fish/vendor_completions.d"
 install -m 0755 .build/release/slidegate "$root/bin/slidegate"
 install -m 0755 .build/release/slidegate-ui "$root/libexec/slidegate/slidegate-ui"
+install -m 0755 .build/release/slidegate-auth "$root/libexec/slidegate/slidegate-auth"
+if [ ! -e "$pam" ]; then
+  install -d "$(dirname "$pam")"
+  install -m 0644 packaging/pam.d/slidegate "$pam"
+fi
 scdoc < packaging/slidegate.1.scd | gzip -9n > "$root/share/man/man1/slidegate.1.gz"
 chmod 0644 "$root/share/man/man1/slidegate.1.gz"
 install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"

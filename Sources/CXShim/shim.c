@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -66,6 +68,12 @@ int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout) {
         limit_pointer = &limit;
     }
     return ppoll(fds, (nfds_t)count, limit_pointer, NULL);
+}
+
+void sg_forbid_core_dumps(void) {
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
 }
 
 int sg_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

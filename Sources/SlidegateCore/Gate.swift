@@ -12,12 +12,26 @@ package enum GateInput: Equatable, Sendable {
     case closeRequested
     /// A terminating signal arrived.
     case signal(Int32)
+    /// A key for the password stage (`--auth pam`).
+    case key(EntryKey)
+    /// Caps Lock went on or off.
+    case capsLock(Bool)
+    /// PAM asked a question.
+    case authPrompt(PasswordEntry.Prompt)
+    /// PAM said something (PAM_TEXT_INFO, PAM_ERROR_MSG).
+    case authMessage(Banner.Kind, String)
+    /// PAM's verdict on the answers: granted, or refused with PAM's reason if it gave one.
+    case authVerdict(granted: Bool, message: String?)
+    /// The person clicked the banner.
+    case bannerClicked
 }
 
 /// What the gate asks the program around it to do.
 package enum GateAction: Equatable, Sendable {
     case exit(ExitStatus)
     case runUnlockCommand(String)
+    /// What the guard does to the secret it holds (append the typed character, …).
+    case secret(SecretEdit)
 }
 
 /// The slide gate: inputs and time in, a `Scene` and actions out. It composes the small
@@ -33,12 +47,23 @@ package struct Gate: Sendable {
         /// Seconds from the start after which the gate gives up, or nil for never.
         package var timeout: Double?
         package var fps: Int
+        package var auth: AuthMethod
+        /// Banners replace the label in the track (windowed mode) instead of sliding in
+        /// from the top of the screen.
+        package var bannersInTrack: Bool
+        /// Seconds without a key after which the password stage closes and is wiped.
+        package var idleLimit = PasswordEntry.idleLimit
 
-        package init(text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60) {
+        package init(
+            text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
+            bannersInTrack: Bool = true
+        ) {
             self.text = text
             self.unlockCommand = unlockCommand
             self.timeout = timeout
             self.fps = fps
+            self.auth = auth
+            self.bannersInTrack = bannersInTrack
         }
     }
 
@@ -46,6 +71,10 @@ package struct Gate: Sendable {
     package private(set) var layout: SliderLayout
     package private(set) var slide: Slide
     package private(set) var verification: Verification
+    package private(set) var entry = PasswordEntry()
+    package private(set) var limiter = AttemptLimiter()
+    package private(set) var banners = BannerQueue()
+    package private(set) var capsLock = false
     package let presenter: Presenter
     /// When `--timeout` ends the gate.
     package let deadline: Double?
@@ -57,7 +86,7 @@ package struct Gate: Sendable {
         self.layout = layout
         slide = Slide(start: start)
         verification = Verification()
-        presenter = Presenter(text: settings.text, fps: settings.fps)
+        presenter = Presenter(text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack)
         deadline = settings.timeout.map { start + $0 }
     }
 
@@ -66,20 +95,39 @@ package struct Gate: Sendable {
     package struct Snapshot: Equatable, Sendable {
         package var slide: Slide.Phase
         package var verification: Verification.State
+        package var entry: PasswordEntry
+        package var limiter: AttemptLimiter
+        package var banners: BannerQueue
+        package var capsLock: Bool
 
-        package init(slide: Slide.Phase, verification: Verification.State) {
+        package init(
+            slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(),
+            limiter: AttemptLimiter = AttemptLimiter(), banners: BannerQueue = BannerQueue(), capsLock: Bool = false
+        ) {
             self.slide = slide
             self.verification = verification
+            self.entry = entry
+            self.limiter = limiter
+            self.banners = banners
+            self.capsLock = capsLock
         }
     }
 
-    package var snapshot: Snapshot { Snapshot(slide: slide.phase, verification: verification.state) }
+    package var snapshot: Snapshot {
+        Snapshot(
+            slide: slide.phase, verification: verification.state, entry: entry, limiter: limiter, banners: banners,
+            capsLock: capsLock)
+    }
 
     /// A gate that carries on from `snapshot`.
     package init(settings: Settings, layout: SliderLayout, start: Double, snapshot: Snapshot) {
         self.init(settings: settings, layout: layout, start: start)
         slide = Slide(phase: snapshot.slide)
         verification = Verification(state: snapshot.verification)
+        entry = snapshot.entry
+        limiter = snapshot.limiter
+        banners = snapshot.banners
+        capsLock = snapshot.capsLock
     }
 
     package var isDragging: Bool { slide.isDragging }
@@ -110,10 +158,16 @@ package struct Gate: Sendable {
         return (slide, verification)
     }
 
-    /// Lets time pass: ends a spring-back, a refusal, or the whole gate on timeout.
+    /// Lets time pass: ends a spring-back, a refusal, an idle password stage, or the whole
+    /// gate on timeout.
     package mutating func advance(to now: Double) -> GateAction? {
         guard exitStatus == nil else { return nil }
         (slide, verification) = settled(at: now)
+        banners.advance(to: now)
+        if let idle = idleDeadline, now >= idle {
+            closeEntry(at: now)
+            return .secret(.clear)
+        }
         if let deadline, now >= deadline {
             if verification.isVerifying {
                 timedOutWhileVerifying = true
@@ -133,7 +187,7 @@ package struct Gate: Sendable {
         case .closeRequested:
             return finish(.windowClosed)
         case .press(let x, let y):
-            guard !verification.isVerifying, slide.canGrab(at: now),
+            guard !verification.isVerifying, !entry.isOpen, !limiter.isBlocked(at: now), slide.canGrab(at: now),
                 layout.thumb(at: slide.value(at: now)).contains(x: x, y: y)
             else { return nil }
             slide.grab(at: layout.position(forPointerX: x), now: now)
@@ -142,17 +196,83 @@ package struct Gate: Sendable {
             slide.move(to: layout.position(forPointerX: x))
         case .release:
             guard slide.release(at: now) else { return nil }
-            guard let command = settings.unlockCommand else { return finish(.completed) }
-            verification.begin()
-            return .runUnlockCommand(command)
+            if settings.auth == .pam {
+                openEntry(at: now)
+                return nil
+            }
+            return granted()
         case .unlockCommandFinished(let succeeded):
             guard verification.isVerifying else { return nil }
             verification.finish(granted: succeeded, at: now)
             if succeeded { return finish(.completed) }
             if timedOutWhileVerifying { return finish(.timedOut) }
-            slide.cancel(at: now)
+            if entry.isOpen { closeEntry(at: now) } else { slide.cancel(at: now) }
+            if !settings.bannersInTrack { banners.post(Banner(.error, presenter.refusalText), at: now) }
+        case .key(let key):
+            guard settings.auth == .pam, !verification.isVerifying, !limiter.isBlocked(at: now) else { return nil }
+            if !entry.isOpen {
+                guard key == .character, !slide.isDragging else { return nil }
+                slide.complete()
+                openEntry(at: now)
+            }
+            let edit = entry.handle(key, at: now)
+            if !entry.isOpen { closeEntry(at: now) }
+            return edit.map { .secret($0) }
+        case .capsLock(let on):
+            capsLock = on
+            updateCapsBanner(at: now)
+        case .authPrompt(let prompt):
+            guard entry.isOpen else { return nil }
+            return entry.ask(prompt, at: now).map { .secret($0) }
+        case .authMessage(let kind, let text):
+            banners.post(Banner(kind, text), at: now)
+        case .authVerdict(let granted, let message):
+            guard entry.isOpen else { return nil }
+            if granted {
+                limiter.succeeded()
+                return self.granted()
+            }
+            limiter.failed(at: now)
+            entry.refused(at: now)
+            banners.post(Banner(.error, message ?? "wrong password"), at: now)
+            if let until = limiter.blockedUntil, limiter.failures >= 4 {
+                banners.post(Banner(.warning, "try again in", countdownUntil: until), at: now)
+            }
+        case .bannerClicked:
+            banners.dismiss(at: now)
         }
         return nil
+    }
+
+    /// The completion is granted (by the slide alone, or by PAM): run the unlock command,
+    /// or end.
+    private mutating func granted() -> GateAction {
+        guard let command = settings.unlockCommand else { return finish(.completed) }
+        verification.begin()
+        return .runUnlockCommand(command)
+    }
+
+    private mutating func openEntry(at now: Double) {
+        entry.open(at: now)
+        updateCapsBanner(at: now)
+    }
+
+    /// Back to the slider: the stage closes (the guard wipes the secret) and the thumb
+    /// springs back.
+    private mutating func closeEntry(at now: Double) {
+        entry.close()
+        slide.cancel(at: now)
+        updateCapsBanner(at: now)
+    }
+
+    /// "Caps Lock is on" shows while it is on and the password stage is open.
+    private mutating func updateCapsBanner(at now: Double) {
+        let banner = Banner(.warning, Presenter.capsLockText, persistent: true)
+        if capsLock && entry.isOpen {
+            banners.post(banner, at: now)
+        } else {
+            banners.withdraw(at: now) { $0 == banner }
+        }
     }
 
     private mutating func finish(_ status: ExitStatus) -> GateAction {
@@ -167,19 +287,28 @@ package struct Gate: Sendable {
 
     package func scene(at now: Double) -> Scene {
         let (slide, verification) = settled(at: now)
-        return presenter.scene(slide: slide.phase, value: slide.value(at: now), verification: verification.state, at: now)
+        return presenter.scene(
+            slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
+            banners: banners, at: now)
     }
 
     /// Whether the scene changes by itself after `now` (the shimmer, a spring-back).
     package func animates(at now: Double) -> Bool {
         let (slide, verification) = settled(at: now)
-        return presenter.nextFrame(slide: slide.phase, verification: verification.state, after: now) != nil
+        return presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now) != nil
+            || banners.nextChange(after: now, fps: settings.fps) != nil
     }
 
     /// When the gate next has to act without input (the timeout), or nil: what a process
     /// that only decides, and draws nothing, waits for.
     package var nextActionDeadline: Double? {
-        verification.isVerifying || exitStatus != nil ? nil : deadline
+        exitStatus != nil ? nil : [verification.isVerifying ? nil : deadline, idleDeadline].compactMap { $0 }.min()
+    }
+
+    /// The moment the password stage closes by itself for want of keys, while it is open and
+    /// not waiting for PAM.
+    package var idleDeadline: Double? {
+        entry.isOpen && !entry.checking ? entry.lastActivity + settings.idleLimit : nil
     }
 
     /// When the scene next changes or the gate next has to act without any input, or nil
@@ -187,7 +316,10 @@ package struct Gate: Sendable {
     package func nextDeadline(after now: Double) -> Double? {
         guard exitStatus == nil else { return nil }
         let (slide, verification) = settled(at: now)
-        var next = [presenter.nextFrame(slide: slide.phase, verification: verification.state, after: now)]
+        var next = [
+            presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now),
+            banners.nextChange(after: now, fps: settings.fps), idleDeadline,
+        ]
         if !verification.isVerifying { next.append(deadline) }
         if case .refused(let until) = verification.state { next.append(until) }
         return next.compactMap { $0 }.min()

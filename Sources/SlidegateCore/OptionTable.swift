@@ -59,6 +59,15 @@ extension OptionSpec {
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
         OptionSpec(
+            name: "auth", argument: .choice(["none", "pam"]), placeholder: "METHOD",
+            expected: "none (the slide alone) or pam (the user's password)", defaultValue: "none", modes: .both,
+            help: ["what opens the gate once the slide completes: none (default),", "or pam (the user's password, checked by PAM)"],
+            summary: "what opens the gate after the slide"),
+        OptionSpec(
+            name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],
+            summary: "the PAM service for --auth pam"),
+        OptionSpec(
             name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
             defaultValue: nil, modes: .windowed,
             help: [

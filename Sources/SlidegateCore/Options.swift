@@ -20,6 +20,11 @@ package struct Options: Equatable, Sendable {
     package var fps = 60
     /// `--fork`: once locked, fork; the parent exits 0.
     package var fork = false
+    package var auth = AuthMethod.none
+    package var pamService = "slidegate"
+    /// Seconds without a key after which the password stage closes; only the tests change
+    /// it (SLIDEGATE_TEST_IDLE_LIMIT, README: testing notes).
+    package var idleLimit = PasswordEntry.idleLimit
 
     package init() {}
 
@@ -29,8 +34,18 @@ package struct Options: Equatable, Sendable {
     package static let maximumSide = 16384
 
     package var gateSettings: Gate.Settings {
-        Gate.Settings(text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps)
+        var settings = Gate.Settings(text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps, auth: auth)
+        settings.idleLimit = idleLimit
+        return settings
     }
+}
+
+/// What opens the gate once the slide completes.
+package enum AuthMethod: String, Equatable, Sendable {
+    /// The slide alone.
+    case none
+    /// The user's password, checked by PAM (in slidegate-auth).
+    case pam
 }
 
 /// What the command line asks for.
@@ -109,6 +124,13 @@ extension Options {
             case "help": return .help
             case "version": return .version
             case "fork": options.fork = true
+            case "auth":
+                guard let method = AuthMethod(rawValue: v) else { throw bad() }
+                options.auth = method
+            case "pam-service":
+                guard !v.isEmpty, !v.contains("/") else { throw bad() }
+                options.pamService = v
+
             case "text": options.text = v
             case "unlock-command":
                 guard !v.allSatisfy(\.isWhitespace) else { throw bad() }

@@ -7,10 +7,14 @@ package struct Presenter: Equatable, Sendable {
     package var refusalText = "unlock failed"
     package var shimmer = Shimmer()
     package var fps: Int
+    /// Windowed mode: a banner's text replaces the label (or the prompt) in the track.
+    package var bannersInTrack: Bool
+    package static let capsLockText = "Caps Lock is on"
 
-    package init(text: String, fps: Int) {
+    package init(text: String, fps: Int, bannersInTrack: Bool = true) {
         self.text = text
         self.fps = fps
+        self.bannersInTrack = bannersInTrack
     }
 
     /// The label's alpha for a thumb value: fully gone once the thumb is 65 % of the way.
@@ -19,7 +23,31 @@ package struct Presenter: Equatable, Sendable {
     }
 
     /// The scene for settled parts at `now`, with the thumb at `value`.
-    package func scene(slide: Slide.Phase, value: Double, verification: Verification.State, at now: Double) -> Scene {
+    package func scene(
+        slide: Slide.Phase, value: Double, verification: Verification.State, entry: PasswordEntry = PasswordEntry(),
+        banners: BannerQueue = BannerQueue(), at now: Double
+    ) -> Scene {
+        let visible = banners.visible(at: now)
+        var scene = sliderScene(slide: slide, value: value, verification: verification, at: now)
+        if entry.isOpen {
+            scene.label = nil
+            scene.thumbValue = 1
+            scene.busy = entry.checking || verification == .verifying
+            scene.field = Scene.Field(
+                prompt: entry.prompt?.text ?? "", count: entry.count, shake: entry.shakeOffset(at: now))
+            if bannersInTrack { scene.field?.notice = visible?.banner.text(at: now) }
+        } else if bannersInTrack, let visible, verification == .idle || verification.isRefusal {
+            scene.label = Scene.Label(
+                text: visible.banner.text(at: now), placement: .afterThumb, emphasis: .solid,
+                alpha: Self.labelAlpha(forValue: value))
+        }
+        if !bannersInTrack, let visible {
+            scene.banner = Scene.BannerView(kind: visible.banner.kind, text: visible.banner.text(at: now), shown: visible.shown)
+        }
+        return scene
+    }
+
+    private func sliderScene(slide: Slide.Phase, value: Double, verification: Verification.State, at now: Double) -> Scene {
         let alpha = Self.labelAlpha(forValue: value)
         switch verification {
         case .verifying, .granted:
@@ -44,8 +72,14 @@ package struct Presenter: Equatable, Sendable {
     }
 
     /// When the scene next changes without input, or nil when it will not.
-    package func nextFrame(slide: Slide.Phase, verification: Verification.State, after now: Double) -> Double? {
+    package func nextFrame(
+        slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(), after now: Double
+    ) -> Double? {
         let frame = 1 / Double(fps)
+        if let start = entry.shakeStart, now < start + PasswordEntry.shakeDuration {
+            return min(now + frame, start + PasswordEntry.shakeDuration)
+        }
+        if entry.isOpen { return nil }
         func nextFrame(from origin: Double) -> Double {
             origin + ((now - origin) / frame + 1e-9).rounded(.down) * frame + frame
         }

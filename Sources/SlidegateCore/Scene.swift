@@ -30,16 +30,57 @@ package struct Scene: Equatable, Sendable {
         }
     }
 
+    /// The password field that replaces the label while the password stage is open.
+    package struct Field: Equatable, Sendable {
+        /// PAM's prompt, shown while nothing is typed.
+        package var prompt: String
+        /// Characters typed: one bullet each.
+        package var count: Int
+        /// What was typed, for a prompt whose answer may be shown (PAM_PROMPT_ECHO_ON).
+        package var echoText: String?
+        /// A notice shown in the field instead of the prompt (windowed mode's banners).
+        package var notice: String?
+        /// How far the field is pushed sideways, in field heights (the refusal's shake).
+        package var shake: Double
+
+        package init(prompt: String, count: Int, echoText: String? = nil, notice: String? = nil, shake: Double = 0) {
+            self.prompt = prompt
+            self.count = count
+            self.echoText = echoText
+            self.notice = notice
+            self.shake = shake
+        }
+    }
+
+    /// A banner on screen (lock mode), and how far it has slid in: 0 hidden, 1 fully in.
+    package struct BannerView: Equatable, Sendable {
+        package var kind: Banner.Kind
+        package var text: String
+        package var shown: Double
+
+        package init(kind: Banner.Kind, text: String, shown: Double) {
+            self.kind = kind
+            self.text = text
+            self.shown = shown
+        }
+    }
+
     /// 0 with the thumb at the start, 1 at the end.
     package var thumbValue: Double
     /// The text on the track, or nil for none.
     package var label: Label?
-    /// True while the unlock command runs.
+    /// True while the unlock command runs or PAM checks an answer.
     package var busy: Bool
+    /// The password field, while the password stage is open; the thumb shows a lock.
+    package var field: Field?
+    /// The banner, in lock mode, where banners slide in from the top of the screen.
+    package var banner: BannerView?
 
-    package init(thumbValue: Double, label: Label?, busy: Bool) {
+    package init(thumbValue: Double, label: Label?, busy: Bool, field: Field? = nil, banner: BannerView? = nil) {
         self.thumbValue = thumbValue
         self.label = label
         self.busy = busy
+        self.field = field
+        self.banner = banner
     }
 }

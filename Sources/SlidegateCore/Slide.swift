@@ -87,6 +87,11 @@ package struct Slide: Equatable, Sendable {
         return false
     }
 
+    /// Puts the thumb at the end at once, as if slid there (a key opened the password stage).
+    package mutating func complete() {
+        phase = .atEnd
+    }
+
     /// Sends the thumb back to the start from wherever it is: a drag cancelled (the slider
     /// moved under the pointer) or a completion refused.
     package mutating func cancel(at now: Double) {

@@ -13,6 +13,11 @@ package struct Verification: Equatable, Sendable {
         case refused(until: Double)
         /// The check said yes.
         case granted
+
+        package var isRefusal: Bool {
+            if case .refused = self { return true }
+            return false
+        }
     }
 
     /// How long a refusal ("unlock failed") shows.

@@ -1,4 +1,5 @@
 import CX11
+import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
@@ -12,11 +13,14 @@ package final class Guard {
     package struct Launch {
         /// Where the UI executable is.
         package var uiPath: String
+        /// Where the authentication helper is (`--auth pam`).
+        package var authPath: String
         /// `--fork`: fork once locked; the parent exits 0.
         package var fork: Bool
 
-        package init(uiPath: String, fork: Bool) {
+        package init(uiPath: String, authPath: String, fork: Bool) {
             self.uiPath = uiPath
+            self.authPath = authPath
             self.fork = fork
         }
     }
@@ -50,6 +54,10 @@ package final class Guard {
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
+    /// `--auth pam`: the helper, the secret, the keys.
+    private let auth: AuthSession?
+    /// The helper socket the loop watches (it changes when the helper is replaced).
+    private var watchedAuth: Int32?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -90,6 +98,13 @@ package final class Guard {
             nextSocket = try FileDescriptor.socketPair()
         } catch {
             throw error.userError(.noDisplayOrLock, "cannot lock: no socket for the slider's drawing program")
+        }
+        if options.auth == .pam {
+            sg_forbid_core_dumps()
+            let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+            auth = try AuthSession(helperPath: launch.authPath, service: options.pamService, tty: tty)
+        } else {
+            auth = nil
         }
         display = try XDisplay()
         loop = EventLoop(display: display, synthetic: .ignored)
@@ -138,6 +153,7 @@ package final class Guard {
             pass: { [unowned self] () throws(UserError) in pass() })
         stopUI()
         command?.stop()
+        if let summary = auth?.summary { report(summary) }
         return status
     }
 
@@ -146,7 +162,12 @@ package final class Guard {
         if let status = flushMotion() { return .exit(status) }
         let now = monotonicNow()
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
-        var deadlines = [gate.nextActionDeadline, uiRestartAt]
+        syncEntry(wasOpen: true)
+        if let auth {
+            if let failed = auth.check(at: now), let status = input(failed, at: now) { return .exit(status) }
+            watchAuth()
+        }
+        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline]
         if !grabs.held {
             grabs.regrab(at: now)
             if !grabs.held { deadlines.append(now + 0.02) }
@@ -211,6 +232,13 @@ package final class Guard {
             return input(.release, at: now)
         case KeyPress:
             send(.keyPressed)
+            if let auth, let key = auth.key(of: &event) {
+                if let status = input(.key(key), at: now) { return status }
+                sendEcho()
+            }
+            return updateCapsLock(at: now)
+        case KeyRelease:
+            return updateCapsLock(at: now)
         case VisibilityNotify where event.xvisibility.window == cover.cover:
             if event.xvisibility.state != VisibilityUnobscured { cover.raise() }
         case MapNotify where event.xmap.window != cover.cover,
@@ -245,10 +273,66 @@ package final class Guard {
     }
 
     private func input(_ input: GateInput, at now: Double) -> ExitStatus? {
+        let wasOpen = gate.entry.isOpen
         let action = gate.handle(input, at: now)
         send(.input(input, at: now))
         if nextPing == nil && !blanking.isBlank { nextPing = now + Self.pingAfterInput }
-        return perform(action)
+        if let status = perform(action) { return status }
+        syncEntry(wasOpen: wasOpen)
+        return nil
+    }
+
+    /// The password stage opened or is waiting for a prompt: a transaction runs; it closed:
+    /// the transaction ends and the secret is wiped.
+    private func syncEntry(wasOpen: Bool) {
+        guard let auth else { return }
+        if gate.entry.isOpen {
+            if gate.entry.prompt == nil && !gate.entry.checking { auth.begin() }
+        } else if wasOpen {
+            auth.cancel()
+        }
+    }
+
+    /// Caps Lock, as the server has it now, goes to the gate when it changed.
+    private func updateCapsLock(at now: Double) -> ExitStatus? {
+        guard auth != nil else { return nil }
+        var state = XkbStateRec()
+        guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
+        let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
+        return on == gate.capsLock ? nil : input(.capsLock(on), at: now)
+    }
+
+    /// For a prompt whose answer may be shown, the UI gets what was typed.
+    private func sendEcho() {
+        guard let auth, gate.entry.prompt?.echo == true else { return }
+        send(.echo(String(decoding: auth.secret.bytes, as: UTF8.self)))
+    }
+
+    /// The loop watches the current helper's socket.
+    private func watchAuth() {
+        guard let auth, auth.descriptor != watchedAuth else { return }
+        if let old = watchedAuth { loop.unwatch(old) }
+        watchedAuth = auth.descriptor
+        guard let fd = watchedAuth else { return }
+        loop.watch(fd, name: "the authentication helper's socket", peer: true) { [unowned self] () throws(UserError) in
+            readAuth()
+        }
+    }
+
+    private func readAuth() -> ExitStatus? {
+        guard let auth else { return nil }
+        for event in auth.receive() {
+            let now = monotonicNow()
+            switch event {
+            case .input(let gateInput):
+                if let status = input(gateInput, at: now) { return status }
+            case .grantedPasswordExpired:
+                report("PAM says the password must be changed; unlocking (change it outside the lock)")
+                if let status = input(.authVerdict(granted: true, message: nil), at: now) { return status }
+            }
+        }
+        watchAuth()
+        return nil
     }
 
     private func perform(_ action: GateAction?) -> ExitStatus? {
@@ -258,6 +342,9 @@ package final class Guard {
         case .runUnlockCommand(let line):
             command = ChildProcess.unlockCommand(line)
             return command == nil ? input(.unlockCommandFinished(succeeded: false), at: monotonicNow()) : nil
+        case .secret(let edit):
+            guard let auth else { return nil }
+            return auth.apply(edit, at: monotonicNow()).flatMap { input($0, at: monotonicNow()) }
         case nil:
             return nil
         }
@@ -275,6 +362,10 @@ package final class Guard {
             }
             if let running = ui, let exit = running.process.poll() {
                 uiEnded(running, because: "ended (\(UIProcess.describe(exit)))")
+            }
+            if let failed = auth?.reap() {
+                if let status = input(failed, at: monotonicNow()) { return status }
+                watchAuth()
             }
         }
         return nil
@@ -322,7 +413,7 @@ package final class Guard {
             }
             let settings = UISettings(
                 text: options.text, background: options.background, foreground: options.foreground, fps: options.fps,
-                unlockCommand: options.unlockCommand)
+                unlockCommand: options.unlockCommand, auth: options.auth)
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(.window(UInt64(cover.sliderWindow)))

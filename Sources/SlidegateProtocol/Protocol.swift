@@ -27,17 +27,32 @@ import SlidegateCore
 //   settings (2)  string label, f64×4 background RGBA, f64×4 foreground RGBA, u32 fps,
 //                 u8 whether an unlock command runs on completion (1) or not (0), then
 //                 if 1: string the command (the UI runs nothing; its gate must know that
-//                 a completion is checked, to show "unlocking…" as the guard's does)
+//                 a completion is checked, to show "unlocking…" as the guard's does),
+//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage)
 //   window   (3)  u64 the slider window (the first message after settings; again when the
 //                 cover had to be made anew)
 //   layout   (4)  u32 width, u32 height: the slider's size; lay out anew
 //   state    (5)  the gate's snapshot: u8 slide phase (0 resting, 1 dragging, 2 springing,
 //                 3 at end), f64 a, f64 b (resting: since, 0; dragging: grab offset, value;
 //                 springing: from, start; at end: 0, 0), u8 verification (0 idle,
-//                 1 verifying, 2 refused, 3 granted), f64 refused-until (else 0)
+//                 1 verifying, 2 refused, 3 granted), f64 refused-until (else 0); the
+//                 password entry: u8 open, u8 has prompt, [string prompt, u8 echo],
+//                 u32 count, u8 checking, f64 last activity, u8 has shake, [f64 shake
+//                 start], u8 submit when asked; the attempt limiter: u32 failures, u8 blocked, [f64 until]; the
+//                 banners: u8 showing, [banner, f64 start, u8 leaving, [f64 leaving]],
+//                 u32 waiting, banner × waiting; u8 Caps Lock. A banner is u8 kind (0 info,
+//                 1 warning, 2 error), string text, u8 countdown, [f64 until], u8 persistent.
+//                 [..] is present only when the u8 before it is 1.
 //   input    (6)  f64 time, u8 input (0 press, 1 motion, 2 release, 3 unlock command
-//                 succeeded, 4 unlock command failed), f64 x, f64 y (0 where unused). Times
-//                 are seconds on CLOCK_MONOTONIC, which both processes share.
+//                 succeeded, 4 unlock command failed, 5 key character, 6 backspace,
+//                 7 clear, 8 escape, 9 enter, 10 Caps Lock on, 11 Caps Lock off,
+//                 12 banner clicked), f64 x, f64 y (0 where unused). Times are seconds on
+//                 CLOCK_MONOTONIC, which both processes share.
+//   prompt   (9)  f64 time, string text, u8 echo: PAM asked (an input to the gate)
+//   notice   (10) f64 time, u8 kind (0 info, 1 warning, 2 error), string: PAM said so
+//   verdict  (11) f64 time, u8 granted, u8 has message, [string message]
+//   echo     (12) string: what was typed for a prompt whose answer may be shown (never
+//                 sent for a hidden prompt)
 //   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
 //   ping     (8)  u32 sequence: answer with `pong` of the same sequence
 //
@@ -63,8 +78,10 @@ package struct UISettings: Equatable, Sendable {
     package var foreground: Color
     package var fps: Int
     package var unlockCommand: String?
+    package var auth: AuthMethod
 
-    package init(text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?) {
+    package init(text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod) {
+        self.auth = auth
         self.text = text
         self.background = background
         self.foreground = foreground
@@ -83,6 +100,7 @@ package enum GuardMessage: Equatable, Sendable {
     case input(GateInput, at: Double)
     case keyPressed
     case ping(UInt32)
+    case echo(String)
 }
 
 /// What the UI tells the guard.
@@ -116,6 +134,7 @@ extension GuardMessage {
             w.u32(UInt32(clamping: s.fps))
             w.u8(s.unlockCommand == nil ? 0 : 1)
             if let command = s.unlockCommand { w.string(command) }
+            w.u8(s.auth == .pam ? 1 : 0)
         case .window(let id):
             w.u8(3)
             w.u64(id)
@@ -137,6 +156,32 @@ extension GuardMessage {
             case .refused(let until): w.tagged(2, until)
             case .granted: w.tagged(3, 0)
             }
+            w.entry(snapshot.entry)
+            w.u32(UInt32(snapshot.limiter.failures))
+            w.optional(snapshot.limiter.blockedUntil) { $0.f64($1) }
+            w.optional(snapshot.banners.showing) { w, showing in
+                w.banner(showing.banner)
+                w.f64(showing.start)
+                w.optional(showing.leaving) { $0.f64($1) }
+            }
+            w.u32(UInt32(snapshot.banners.waiting.count))
+            snapshot.banners.waiting.forEach { w.banner($0) }
+            w.u8(snapshot.capsLock ? 1 : 0)
+        case .input(.authPrompt(let prompt), let time):
+            w.u8(9)
+            w.f64(time)
+            w.string(prompt.text)
+            w.u8(prompt.echo ? 1 : 0)
+        case .input(.authMessage(let kind, let text), let time):
+            w.u8(10)
+            w.f64(time)
+            w.u8(UInt8(kind.rawValue))
+            w.string(text)
+        case .input(.authVerdict(let granted, let message), let time):
+            w.u8(11)
+            w.f64(time)
+            w.u8(granted ? 1 : 0)
+            w.optional(message) { $0.string($1) }
         case .input(let input, let time):
             w.u8(6)
             w.f64(time)
@@ -145,8 +190,15 @@ extension GuardMessage {
             case .motion(let x, let y): w.tagged(1, x, y)
             case .release: w.tagged(2, 0, 0)
             case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
-            case .closeRequested, .signal: preconditionFailure("the guard never forwards \(input)")
+            case .key(let key): w.tagged(Self.keyTags[key]!, 0, 0)
+            case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
+            case .bannerClicked: w.tagged(12, 0, 0)
+            case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict:
+                preconditionFailure("the guard never forwards \(input) this way")
             }
+        case .echo(let text):
+            w.u8(12)
+            w.string(text)
         case .keyPressed:
             w.u8(7)
         case .ping(let sequence):
@@ -172,7 +224,14 @@ extension GuardMessage {
                 case 1: try r.string()
                 case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
                 }
-            self = .settings(UISettings(text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command))
+            let auth: AuthMethod =
+                switch try r.u8() {
+                case 0: .none
+                case 1: .pam
+                case let method: throw ProtocolError("settings: unknown auth method \(method)")
+                }
+            self = .settings(
+                UISettings(text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth))
         case 3: self = .window(try r.u64())
         case 4: self = .layout(width: Int(try r.u32()), height: Int(try r.u32()))
         case 5:
@@ -197,7 +256,18 @@ extension GuardMessage {
                 case 3: .granted
                 default: throw ProtocolError("state: unknown verification state \(verificationTag)")
                 }
-            self = .state(Gate.Snapshot(slide: slide, verification: verification))
+            let entry = try r.entry()
+            let limiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+            let showing = try r.present() ? BannerQueue.Showing(banner: try r.banner(), start: try r.f64(), leaving: try r.optionalF64()) : nil
+            let waitingCount = Int(try r.u32())
+            guard waitingCount <= 64 else { throw ProtocolError("state: \(waitingCount) banners waiting") }
+            var waiting: [Banner] = []
+            for _ in 0..<waitingCount { waiting.append(try r.banner()) }
+            let capsLock = try r.u8() == 1
+            self = .state(
+                Gate.Snapshot(
+                    slide: slide, verification: verification, entry: entry, limiter: limiter,
+                    banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock))
         case 6:
             let time = try r.f64()
             let tag = try r.u8()
@@ -210,15 +280,33 @@ extension GuardMessage {
                 case 2: .release
                 case 3: .unlockCommandFinished(succeeded: true)
                 case 4: .unlockCommandFinished(succeeded: false)
+                case 5...9: .key(Self.keyTags.first { $0.value == tag }!.key)
+                case 10: .capsLock(true)
+                case 11: .capsLock(false)
+                case 12: .bannerClicked
                 default: throw ProtocolError("input: unknown input \(tag)")
                 }
             self = .input(input, at: time)
         case 7: self = .keyPressed
         case 8: self = .ping(try r.u32())
+        case 9:
+            let time = try r.f64()
+            self = .input(.authPrompt(PasswordEntry.Prompt(text: try r.string(), echo: try r.u8() == 1)), at: time)
+        case 10:
+            let time = try r.f64()
+            self = .input(.authMessage(try r.bannerKind(), try r.string()), at: time)
+        case 11:
+            let time = try r.f64()
+            self = .input(.authVerdict(granted: try r.u8() == 1, message: try r.optionalString()), at: time)
+        case 12: self = .echo(try r.string())
         case let kind: throw ProtocolError("unknown message kind \(kind)")
         }
         try r.end()
     }
+}
+
+extension GuardMessage {
+    static let keyTags: [EntryKey: UInt8] = [.character: 5, .backspace: 6, .clear: 7, .escape: 8, .enter: 9]
 }
 
 extension UIMessage {
@@ -315,6 +403,32 @@ struct FrameWriter {
         u8(tag)
         values.forEach { f64($0) }
     }
+
+    /// A flag byte, then the value when there is one.
+    mutating func optional<T>(_ value: T?, _ write: (inout FrameWriter, T) -> Void) {
+        u8(value == nil ? 0 : 1)
+        if let value { write(&self, value) }
+    }
+
+    mutating func banner(_ b: Banner) {
+        u8(UInt8(b.kind.rawValue))
+        string(b.text)
+        optional(b.countdownUntil) { $0.f64($1) }
+        u8(b.persistent ? 1 : 0)
+    }
+
+    mutating func entry(_ e: PasswordEntry) {
+        u8(e.isOpen ? 1 : 0)
+        optional(e.prompt) { w, prompt in
+            w.string(prompt.text)
+            w.u8(prompt.echo ? 1 : 0)
+        }
+        u32(UInt32(e.count))
+        u8(e.checking ? 1 : 0)
+        f64(e.lastActivity)
+        optional(e.shakeStart) { $0.f64($1) }
+        u8(e.submitWhenAsked ? 1 : 0)
+    }
 }
 
 struct FrameReader {
@@ -350,6 +464,39 @@ struct FrameReader {
 
     mutating func color() throws(ProtocolError) -> Color {
         Color(red: try f64(), green: try f64(), blue: try f64(), alpha: try f64())
+    }
+
+    /// A presence flag: true when a value follows.
+    mutating func present() throws(ProtocolError) -> Bool {
+        switch try u8() {
+        case 0: return false
+        case 1: return true
+        case let flag: throw ProtocolError("a presence flag of \(flag)")
+        }
+    }
+
+    mutating func optionalF64() throws(ProtocolError) -> Double? { try present() ? try f64() : nil }
+    mutating func optionalString() throws(ProtocolError) -> String? { try present() ? try string() : nil }
+
+    mutating func bannerKind() throws(ProtocolError) -> Banner.Kind {
+        let raw = try u8()
+        guard let kind = Banner.Kind(rawValue: Int(raw)) else { throw ProtocolError("unknown banner kind \(raw)") }
+        return kind
+    }
+
+    mutating func banner() throws(ProtocolError) -> Banner {
+        let kind = try bannerKind()
+        let text = try string()
+        let until = try optionalF64()
+        return Banner(kind, text, countdownUntil: until, persistent: try u8() == 1)
+    }
+
+    mutating func entry() throws(ProtocolError) -> PasswordEntry {
+        let isOpen = try u8() == 1
+        let prompt = try present() ? PasswordEntry.Prompt(text: try string(), echo: try u8() == 1) : nil
+        return PasswordEntry(
+            isOpen: isOpen, prompt: prompt, count: Int(try u32()), checking: try u8() == 1, lastActivity: try f64(),
+            shakeStart: try optionalF64(), submitWhenAsked: try u8() == 1)
     }
 
     func end() throws(ProtocolError) {

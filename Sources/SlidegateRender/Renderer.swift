@@ -13,7 +13,16 @@ package final class Renderer {
     private var texts: [(string: String, width: Double, text: ShapedText)] = []
     private let shimmer: Shimmer
     private var baseImage: OpaquePointer?
-    private var thumbImages: [Bool: OpaquePointer] = [:]
+    private var thumbImages: [ThumbGlyph: OpaquePointer] = [:]
+
+    /// What the thumb shows: an arrow to slide, dots while busy, a lock on the password stage.
+    private enum ThumbGlyph: Hashable {
+        case arrow, busy, lock
+
+        init(_ scene: Scene) {
+            self = scene.busy ? .busy : scene.field != nil ? .lock : .arrow
+        }
+    }
 
     /// - Parameters:
     ///   - layout: where the slider is, in the target surface's coordinates.
@@ -78,8 +87,11 @@ package final class Renderer {
         if let label = scene.label, label.alpha > 0 {
             try drawLabel(label, cr)
         }
+        if let field = scene.field {
+            try drawField(field, busy: scene.busy, cr)
+        }
         let thumb = thumbRect(scene.thumbValue)
-        cairo_set_source_surface(cr, try thumbImage(busy: scene.busy), thumb.x, thumb.y)
+        cairo_set_source_surface(cr, try thumbImage(ThumbGlyph(scene)), thumb.x, thumb.y)
         cairo_paint(cr)
         cairo_restore(cr)
         let status = cairo_status(cr)
@@ -100,7 +112,8 @@ package final class Renderer {
             guard let r else { return }
             dirty = dirty.map { $0.union(r) } ?? r
         }
-        if thumbRect(old.thumbValue) != thumbRect(new.thumbValue) || old.busy != new.busy {
+        if old.field != new.field { return layout.bounds }
+        if thumbRect(old.thumbValue) != thumbRect(new.thumbValue) || ThumbGlyph(old) != ThumbGlyph(new) {
             add(thumbRect(old.thumbValue))
             add(thumbRect(new.thumbValue))
         }
@@ -155,16 +168,16 @@ package final class Renderer {
         return image
     }
 
-    /// The thumb with its arrow (or, busy, three dots), drawn once each.
-    private func thumbImage(busy: Bool) throws(RenderError) -> OpaquePointer {
-        if let cached = thumbImages[busy] { return cached }
+    /// The thumb with its glyph, drawn once each.
+    private func thumbImage(_ glyph: ThumbGlyph) throws(RenderError) -> OpaquePointer {
+        if let cached = thumbImages[glyph] { return cached }
         let side = layout.thumbSide
         let image = try Self.imageSurface(Int(side), Int(side))
         let cr = cairo_create(image)!
         defer { cairo_destroy(cr) }
-        drawThumb(cr, Rect(x: 0, y: 0, width: side, height: side), busy: busy)
+        drawThumb(cr, Rect(x: 0, y: 0, width: side, height: side), glyph: glyph)
         cairo_surface_flush(image)
-        thumbImages[busy] = image
+        thumbImages[glyph] = image
         return image
     }
 
@@ -191,7 +204,7 @@ package final class Renderer {
         cairo_stroke(cr)
     }
 
-    private func drawThumb(_ cr: OpaquePointer, _ r: Rect, busy: Bool) {
+    private func drawThumb(_ cr: OpaquePointer, _ r: Rect, glyph: ThumbGlyph) {
         roundedRect(cr, r, radius: cornerRadius(for: r.width))
         let gradient = cairo_pattern_create_linear(0, r.y, 0, r.maxY)
         addStop(gradient, 0, thumbTop)
@@ -201,12 +214,27 @@ package final class Renderer {
         cairo_fill(cr)
         setColor(cr, foreground)
         let s = r.width
-        if busy {
+        switch glyph {
+        case .busy:
             for i in -1...1 {
                 cairo_arc(cr, r.midX + Double(i) * s * 0.2, r.midY, s * 0.06, 0, 2 * Double.pi)
                 cairo_fill(cr)
             }
             return
+        case .lock:
+            // A padlock: a rounded body and, above it, the shackle.
+            roundedRect(cr, Rect(x: r.x + s * 0.30, y: r.y + s * 0.46, width: s * 0.40, height: s * 0.30), radius: s * 0.05)
+            cairo_fill(cr)
+            cairo_set_line_width(cr, max(1.5, s * 0.07))
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, r.midX, r.y + s * 0.40, s * 0.12, Double.pi, 2 * Double.pi)
+            cairo_line_to(cr, r.midX + s * 0.12, r.y + s * 0.47)
+            cairo_move_to(cr, r.midX - s * 0.12, r.y + s * 0.47)
+            cairo_line_to(cr, r.midX - s * 0.12, r.y + s * 0.40)
+            cairo_stroke(cr)
+            return
+        case .arrow:
+            break
         }
         cairo_set_line_width(cr, max(1.5, s * 0.08))
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
@@ -263,6 +291,29 @@ package final class Renderer {
             cairo_restore(cr)
             cairo_pattern_destroy(mask)
         }
+    }
+
+    /// The password field in the track left of the thumb: what was typed (a bullet per
+    /// character, or the text itself for a prompt that may show it) and a caret, or PAM's
+    /// prompt dimmed while nothing is typed, or a notice; pushed sideways by the shake.
+    private func drawField(_ field: Scene.Field, busy: Bool, _ cr: OpaquePointer) throws(RenderError) {
+        let area = layout.areaBeforeEnd
+        guard area.width >= 1 else { return }
+        let typed = field.count > 0 ? (field.echoText ?? String(repeating: "\u{25CF}", count: field.count)) : nil
+        let string = field.notice ?? typed ?? field.prompt
+        let caretWidth = max(1, (layout.bounds.height * 0.03).rounded())
+        let inset = caretWidth + 3
+        let text = try ShapedText(string, width: area.width - inset, context: context, color: foreground)
+        let x = (area.x + inset - text.logicalX + field.shake * layout.bounds.height).rounded()
+        let y = (area.midY - text.logicalY - text.height / 2).rounded()
+        cairo_set_source_surface(cr, text.image, x + text.imageX, y + text.imageY)
+        cairo_paint_with_alpha(cr, foreground.alpha * (field.notice == nil && typed == nil ? shimmer.dimAlpha : 1))
+        guard !busy, field.notice == nil else { return }
+        // The caret: before the prompt, after what was typed.
+        let caretX = typed == nil ? x + text.logicalX - inset : x + text.logicalX + text.width + 2
+        setColor(cr, foreground)
+        cairo_rectangle(cr, caretX.rounded(), area.midY - text.height * 0.4, caretWidth, text.height * 0.8)
+        cairo_fill(cr)
     }
 
     /// The ink-free box of a label's text: where the shimmer band is measured.

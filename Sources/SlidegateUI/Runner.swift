@@ -1,4 +1,5 @@
 import CX11
+import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
@@ -32,6 +33,12 @@ package final class Runner {
     private var frameDue: Double?
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
+    /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
+    private let auth: AuthSession?
+    /// The helper socket the loop watches (it changes when the helper is replaced).
+    private var watchedAuth: Int32?
+    /// What was typed, for a prompt whose answer may be shown.
+    private var echoText: String?
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
@@ -46,8 +53,14 @@ package final class Runner {
             let signals = try SignalWatch()
             let display = try XDisplay()
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
+            var auth: AuthSession?
+            if options.auth == .pam {
+                sg_forbid_core_dumps()
+                let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+                auth = try AuthSession(helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty)
+            }
             let stage = SliderWindow(display: display, geometry: geometry, options: options)
-            return try Runner(options, display, signals, loop, FontMap(), stage, nil).run()
+            return try Runner(options, display, signals, loop, FontMap(), stage, nil, auth: auth).run()
         }
     }
 
@@ -63,6 +76,7 @@ package final class Runner {
             let display = try XDisplay()
             let fontMap = FontMap()
             var options = Options()
+            options.idleLimit = testIdleLimit() ?? options.idleLimit
             var received: [GuardMessage] = []
             var window: UInt64?
             while window == nil {
@@ -84,6 +98,7 @@ package final class Runner {
                         options.foreground = settings.foreground
                         options.fps = settings.fps
                         options.unlockCommand = settings.unlockCommand
+                        options.auth = settings.auth
                     case .window(let id) where window == nil: window = id
                     default: if window != nil { received.append(message) }
                     }
@@ -97,6 +112,15 @@ package final class Runner {
         }
     }
 
+    /// A program installed beside this one (slidegate-ui and slidegate-auth share a
+    /// directory: the build tree, or libexec/slidegate).
+    private static func helperBeside(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
+    }
+
     private static func run(_ body: () throws(UserError) -> ExitStatus) -> ExitStatus {
         do {
             return try body()
@@ -108,8 +132,9 @@ package final class Runner {
 
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
-        _ stage: any Stage, _ guardLink: GuardLink?
+        _ stage: any Stage, _ guardLink: GuardLink?, auth: AuthSession? = nil
     ) throws(UserError) {
+        self.auth = auth
         self.options = options
         self.display = display
         self.signals = signals
@@ -142,14 +167,65 @@ package final class Runner {
                 try readGuard()
             }
         }
-        return try loop.run(
+        let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in try pass() })
+        if let summary = auth?.summary { report(summary) }
+        return status
+    }
+
+    /// Windowed mode with `--auth pam`: an input, then the transaction follows the password
+    /// stage (it runs while the stage waits for a prompt, and ends when the stage closes).
+    private func authInput(_ input: GateInput, at now: Double) -> ExitStatus? {
+        let wasOpen = gate.entry.isOpen
+        changed = true
+        if let status = perform(gate.handle(input, at: now)) { return status }
+        syncEntry(wasOpen: wasOpen)
+        return nil
+    }
+
+    private func syncEntry(wasOpen: Bool) {
+        guard let auth else { return }
+        if gate.entry.isOpen {
+            if gate.entry.prompt == nil && !gate.entry.checking { auth.begin() }
+        } else if wasOpen {
+            auth.cancel()
+        }
+        echoText = gate.entry.prompt?.echo == true ? String(decoding: auth.secret.bytes, as: UTF8.self) : nil
+    }
+
+    /// The loop watches the current helper's socket.
+    private func watchAuth() {
+        guard let auth, auth.descriptor != watchedAuth else { return }
+        if let old = watchedAuth { loop.unwatch(old) }
+        watchedAuth = auth.descriptor
+        guard let fd = watchedAuth else { return }
+        loop.watch(fd, name: "the authentication helper's socket", peer: true) { [unowned self] () throws(UserError) in
+            guard let auth = self.auth else { return nil }
+            for event in auth.receive() {
+                let gateInput: GateInput
+                switch event {
+                case .input(let i): gateInput = i
+                case .grantedPasswordExpired:
+                    report("PAM says the password must be changed; going on (change it elsewhere)")
+                    gateInput = .authVerdict(granted: true, message: nil)
+                }
+                if let status = authInput(gateInput, at: monotonicNow()) { return status }
+            }
+            watchAuth()
+            return nil
+        }
     }
 
     private func pass() throws(UserError) -> EventLoop.Turn {
         let now = monotonicNow()
+        let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
+        if let auth {
+            syncEntry(wasOpen: wasOpen)
+            if let failed = auth.check(at: now), let status = authInput(failed, at: now) { return .exit(status) }
+            watchAuth()
+        }
         var deadline: Double?
         if !blanking.isBlank {
             if changed || frameDue.map({ now >= $0 }) ?? true { try paint(at: now) }
@@ -179,6 +255,7 @@ package final class Runner {
     private func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
             if signal == SIGCHLD {
+                if let failed = auth?.reap(), let status = authInput(failed, at: monotonicNow()) { return status }
                 guard let running = command, let exit = running.poll() else { continue }
                 command = nil
                 changed = true
@@ -206,6 +283,9 @@ package final class Runner {
                 continue
             case .ping(let sequence):
                 guardLink?.send(.pong(sequence))
+            case .echo(let text):
+                echoText = text
+                changed = true
             case .keyPressed:
                 blanking.inputArrived()
                 changed = true
@@ -248,6 +328,9 @@ package final class Runner {
         case MotionNotify:
             blanking.inputArrived()
             return perform(gate.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now))
+        case KeyPress where auth != nil:
+            guard let key = auth?.key(of: &event) else { return nil }
+            return authInput(.key(key), at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
             surface.present(on: stage.window)
             return nil
@@ -276,6 +359,8 @@ package final class Runner {
         case .runUnlockCommand(let line):
             command = ChildProcess.unlockCommand(line)
             return command == nil ? perform(gate.handle(.unlockCommandFinished(succeeded: false), at: monotonicNow())) : nil
+        case .secret(let edit):
+            return auth?.apply(edit, at: monotonicNow()).flatMap { authInput($0, at: monotonicNow()) }
         case nil:
             return nil
         }
@@ -283,7 +368,8 @@ package final class Runner {
 
     /// Repaints what changed in the back buffer and sends that part to the window.
     private func paint(at now: Double) throws(UserError) {
-        let scene = gate.scene(at: now)
+        var scene = gate.scene(at: now)
+        if gate.entry.prompt?.echo == true { scene.field?.echoText = echoText }
         guard scene != shown else { return }
         if let dirty = try surface.paint(scene, after: shown, with: renderer) {
             surface.present(on: stage.window, rect: dirty)

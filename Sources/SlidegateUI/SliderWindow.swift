@@ -25,7 +25,8 @@ final class SliderWindow: Stage {
         var attributes = XSetWindowAttributes()
         attributes.background_pixmap = 0
         attributes.border_pixel = 0
-        attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask
+        attributes.event_mask =
+            ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask | KeyPressMask
         var mask = UInt(CWBackPixmap | CWBorderPixel | CWEventMask)
         var info = XVisualInfo()
         if !options.background.isOpaque, XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0 {

@@ -96,6 +96,23 @@ package struct FileDescriptor: Hashable, Sendable {
         return done
     }
 
+    /// Writes all of `bytes` from where they are (a secret's locked memory), blocking if it
+    /// must: a non-blocking descriptor is waited on with poll.
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(rawValue, bytes.baseAddress! + done, bytes.count - done)
+            if n > 0 {
+                done += n
+            } else if n < 0 && errno == EAGAIN {
+                var polled = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&polled, 1, 1000)
+            } else if n == 0 || errno != EINTR {
+                throw SystemError("write")
+            }
+        }
+    }
+
     /// Writes all of `bytes`, blocking if it must.
     package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         var done = 0

@@ -6,23 +6,25 @@ import SlidegateXlib
 // slidegate: parses the command line; windowed mode becomes slidegate-ui (which draws and
 // decides), lock mode runs the guard here, which starts slidegate-ui to draw.
 
-/// Where slidegate-ui is: beside this executable (a build directory), or in
-/// ../libexec/slidegate (an installation: /usr/bin and /usr/libexec/slidegate).
-func uiPath() -> String {
+/// Where a helper program (slidegate-ui, slidegate-auth) is: beside this executable (a build
+/// directory), or in ../libexec/slidegate (an installation: /usr/bin and
+/// /usr/libexec/slidegate).
+func helperPath(_ name: String) -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
     let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    let candidates = [directory + "/slidegate-ui", directory + "/../libexec/slidegate/slidegate-ui"]
+    let candidates = [directory + "/" + name, directory + "/../libexec/slidegate/" + name]
     return candidates.first { access($0, X_OK) == 0 } ?? candidates[0]
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 runCommandLine(arguments) { options in
     guard case .windowed = options.mode else {
-        return Guard.run(options, Guard.Launch(uiPath: uiPath(), fork: options.fork))
+        return Guard.run(
+            options, Guard.Launch(uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth"), fork: options.fork))
     }
-    let path = uiPath()
+    let path = helperPath("slidegate-ui")
     var argv = ([path] + arguments).map { strdup($0) } + [nil]
     execv(path, &argv)
     report("cannot start \(path): \(String(cString: strerror(errno)))")

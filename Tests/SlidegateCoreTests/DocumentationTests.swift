@@ -33,6 +33,9 @@ import Testing
                                          otherwise say "unlock failed" and let the person try again
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
+                  --auth METHOD          what opens the gate once the slide completes: none (default),
+                                         or pam (the user's password, checked by PAM)
+                  --pam-service NAME     the PAM service for --auth pam (default slidegate)
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such
                                          as 600x80+100+100 (negative offsets count from the right or
                                          bottom); the window is the slider

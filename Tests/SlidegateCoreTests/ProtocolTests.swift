@@ -14,8 +14,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
 @Suite struct ProtocolTests {
     @Test(arguments: [
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
-        .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil)),
-        .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x")),
+        .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
+        .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam)),
         .window(0x40_0006),
         .layout(width: 600, height: 80),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),
@@ -73,7 +73,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         [4, 1, 0, 0],  // layout ends early
         [8, 1, 0, 0, 0, 9],  // ping with a byte left over
         [5, 7] + [UInt8](repeating: 0, count: 25),  // unknown slide phase
-        [6] + [UInt8](repeating: 0, count: 8) + [9] + [UInt8](repeating: 0, count: 16),  // unknown input
+        [6] + [UInt8](repeating: 0, count: 8) + [13] + [UInt8](repeating: 0, count: 16),  // unknown input
         [1, 1, 0, 0, 0, 9, 0, 0, 0, 65],  // a string longer than its message
         [1, 1, 0, 0, 0, 1, 0, 0, 0, 0xff],  // not UTF-8
     ] as [[UInt8]])

@@ -259,7 +259,7 @@ import Testing
 }
 
 /// Copies an executable (a hard link is impossible across file systems).
-private func copyFile(_ from: String, _ to: String) -> Bool {
+func copyFile(_ from: String, _ to: String) -> Bool {
     guard let input = fopen(from, "r"), let output = fopen(to, "w") else { return false }
     defer {
         fclose(input)

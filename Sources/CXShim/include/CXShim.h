@@ -36,6 +36,10 @@ int sg_shed_startup_pages(void);
 /* open(path, O_PATH | O_CLOEXEC): O_PATH needs _GNU_SOURCE. -1 with errno. */
 int sg_open_path(const char *path);
 
+/* For a process that holds a secret: not dumpable (no core file, no ptrace by the same user)
+   and a core size limit of 0. */
+void sg_forbid_core_dumps(void);
+
 /* A signalfd for the signals in the set, non-blocking and close-on-exec; -1 with errno. */
 int sg_signalfd(const sigset_t *set);
 /* Reads one signal from a signalfd: the signal number, or 0 when none is pending. */

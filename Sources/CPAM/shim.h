@@ -1,0 +1,1 @@
+#include <security/pam_appl.h>

@@ -1,0 +1,115 @@
+// The protocol between the guard and the authentication helper, `slidegate-auth`, over a
+// Unix stream socket only the guard holds (the helper's descriptor 3), in the framing of
+// `GuardProtocol` (Protocol.swift). The helper is started before the screen is locked and
+// runs one PAM transaction per attempt.
+//
+// HANDSHAKE: the guard sends `hello`; the helper answers `hello`; protocol numbers must match.
+//
+// GUARD → HELPER
+//   hello   (1)  u32 protocol, string build
+//   begin   (2)  string service, string tty: start a transaction (pam_start as the user
+//                slidegate runs as; PAM_TTY the display, PAM_RUSER that user, PAM_RHOST
+//                localhost) and run pam_authenticate, then pam_acct_mgmt
+//   answer  (3)  the answer to the pending prompt: the rest of the frame, raw bytes. The
+//                guard writes it straight from its locked buffer; the helper reads it
+//                straight into its own. It is the only message that carries a secret.
+//   cancel  (4)  end the pending conversation without an answer (the person went back)
+//
+// HELPER → GUARD
+//   hello   (1)  u32 protocol, string build
+//   prompt  (5)  u8 echo (1: PAM_PROMPT_ECHO_ON, the answer may be shown), string text
+//   notice  (6)  u8 kind (0 PAM_TEXT_INFO, 2 PAM_ERROR_MSG), string text
+//   verdict (7)  u8 outcome (0 refused, 1 granted, 2 cancelled, 3 granted but PAM wants a
+//                new password), u8 has message, [string PAM's reason]
+//
+// After `granted` (1 or 3) the helper exits with `AuthProtocol.grantedStatus`; the guard
+// unlocks only on that verdict *and* that exit status. Any other ending — another status,
+// a crash, no verdict within `AuthProtocol.answerLimit` of an answer — is a failed attempt.
+package enum AuthProtocol {
+    package static let version: UInt32 = 1
+    /// The helper's exit status after a granted verdict, and only then.
+    package static let grantedStatus: Int32 = 42
+    /// Seconds PAM may take over an answer before the helper is taken for hung.
+    package static let answerLimit = 60.0
+    package static let answerKind: UInt8 = 3
+}
+
+package enum AuthRequest: Equatable, Sendable {
+    case hello(protocol: UInt32, build: String)
+    case begin(service: String, tty: String)
+    case cancel
+
+    package var frame: [UInt8] {
+        var w = FrameWriter()
+        switch self {
+        case .hello(let version, let build): w.hello(version, build)
+        case .begin(let service, let tty):
+            w.u8(2)
+            w.string(service)
+            w.string(tty)
+        case .cancel: w.u8(4)
+        }
+        return w.framed
+    }
+
+    /// Reads a request's body; an `answer` (which is read apart, into locked memory) is not one.
+    package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
+        var r = FrameReader(body)
+        switch try r.u8() {
+        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
+        case 2: self = .begin(service: try r.string(), tty: try r.string())
+        case 4: self = .cancel
+        case let kind: throw ProtocolError("unknown request kind \(kind)")
+        }
+        try r.end()
+    }
+}
+
+package enum AuthOutcome: UInt8, Equatable, Sendable {
+    case refused = 0, granted = 1, cancelled = 2, grantedPasswordExpired = 3
+}
+
+package enum AuthReply: Equatable, Sendable {
+    case hello(protocol: UInt32, build: String)
+    case prompt(echo: Bool, text: String)
+    case notice(error: Bool, text: String)
+    case verdict(AuthOutcome, message: String?)
+
+    package var frame: [UInt8] {
+        var w = FrameWriter()
+        switch self {
+        case .hello(let version, let build): w.hello(version, build)
+        case .prompt(let echo, let text):
+            w.u8(5)
+            w.u8(echo ? 1 : 0)
+            w.string(text)
+        case .notice(let error, let text):
+            w.u8(6)
+            w.u8(error ? 2 : 0)
+            w.string(text)
+        case .verdict(let outcome, let message):
+            w.u8(7)
+            w.u8(outcome.rawValue)
+            w.optional(message) { $0.string($1) }
+        }
+        return w.framed
+    }
+
+    package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
+        var r = FrameReader(body)
+        switch try r.u8() {
+        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
+        case 5: self = .prompt(echo: try r.u8() == 1, text: try r.string())
+        case 6:
+            let kind = try r.u8()
+            guard kind == 0 || kind == 2 else { throw ProtocolError("notice: unknown kind \(kind)") }
+            self = .notice(error: kind == 2, text: try r.string())
+        case 7:
+            let raw = try r.u8()
+            guard let outcome = AuthOutcome(rawValue: raw) else { throw ProtocolError("verdict: unknown outcome \(raw)") }
+            self = .verdict(outcome, message: try r.optionalString())
+        case let kind: throw ProtocolError("unknown reply kind \(kind)")
+        }
+        try r.end()
+    }
+}

@@ -1,0 +1,266 @@
+import CX11
+import Glibc
+import SlidegateCore
+import SlidegateProtocol
+
+/// `--auth pam` for whichever process decides (the guard in lock mode, slidegate-ui in
+/// windowed mode): the authentication helper it supervises, the secret typed so far (in
+/// locked memory), and the keys that edit it. The helper is started, and must answer its
+/// handshake, before anything looks locked; it is started again whenever it ends, and the
+/// session never unlocks on anything but a granted verdict followed by the helper's
+/// dedicated exit status.
+package final class AuthSession {
+    /// What the helper said, as the gate takes it.
+    package enum Event {
+        case input(GateInput)
+        /// PAM granted, but wants the password changed (which the lock is not the place for).
+        case grantedPasswordExpired
+    }
+
+    private let program: Executable
+    private let service: String
+    private let tty: String
+    package let secret: SecretBuffer
+    private(set) var process: ChildProcess?
+    private var channel: MessageChannel?
+    /// A transaction runs in the helper.
+    private var inTransaction = false
+    /// When the pending answer went to PAM, while it is there.
+    private var answeredAt: Double?
+    /// The character of the key being handled, for `.secret(.append)`.
+    private var typed: Unicode.Scalar?
+    package private(set) var failedAttempts = 0
+    package private(set) var firstFailure: time_t?
+
+    /// Opens the helper and starts it; throws (exit 2) when it cannot start or answer.
+    package init(helperPath: String, service: String, tty: String) throws(UserError) {
+        self.service = service
+        self.tty = tty
+        do {
+            program = try Executable(helperPath)
+            secret = try SecretBuffer()
+        } catch {
+            throw UserError("--auth pam: cannot use the authentication helper \(helperPath): \(error)", status: .usage)
+        }
+        do {
+            try start()
+        } catch {
+            throw UserError("--auth pam: the authentication helper \(helperPath) does not work: \(error)", status: .usage)
+        }
+    }
+
+    deinit {
+        process?.stop()
+    }
+
+    /// The helper's socket, for the event loop to watch.
+    package var descriptor: Int32? { channel?.descriptor.rawValue }
+
+    /// Starts the helper and waits (up to 2 s) for its hello.
+    private func start() throws(SystemError) {
+        let (mine, theirs) = try FileDescriptor.socketPair()
+        defer { theirs.close() }
+        let channel: MessageChannel
+        do {
+            channel = try MessageChannel(mine)
+        } catch {
+            mine.close()
+            throw error
+        }
+        process = try program.start([], descriptors: [3: theirs.rawValue])
+        self.channel = channel
+        inTransaction = false
+        answeredAt = nil
+        try channel.send(AuthRequest.hello(protocol: AuthProtocol.version, build: Options.version).frame)
+        let limit = monotonicNow() + 2
+        while monotonicNow() < limit {
+            var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&polled, 1, 50)
+            guard let bodies = try? channel.receive() else { break }
+            for body in bodies {
+                if case .hello(let version, _)? = try? AuthReply(body: body), version == AuthProtocol.version { return }
+                throw SystemError("the helper's handshake", code: EPROTO)
+            }
+        }
+        process?.stop()
+        throw SystemError("no handshake from the helper", code: ETIMEDOUT)
+    }
+
+    /// The password stage opened (or PAM refused and the stage waits for a new prompt):
+    /// start a transaction.
+    package func begin() {
+        guard !inTransaction else { return }
+        if process == nil || process?.poll() != nil {
+            restart(reason: nil)
+        }
+        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty).frame)) != nil else { return }
+        inTransaction = true
+    }
+
+    /// The stage closed: the transaction ends without an answer; the secret is wiped.
+    package func cancel() {
+        secret.clear()
+        guard inTransaction, answeredAt == nil else { return }
+        try? channel?.send(AuthRequest.cancel.frame)
+        inTransaction = false
+    }
+
+    /// Starts a new helper after one ended or misbehaved; says why on stderr.
+    private func restart(reason: String?) {
+        if let reason { report("the authentication helper \(reason); starting another") }
+        process?.signal(SIGKILL)
+        process?.stop()
+        process = nil
+        channel = nil
+        inTransaction = false
+        answeredAt = nil
+        do {
+            try start()
+        } catch {
+            report("cannot start the authentication helper: \(error)")
+        }
+    }
+
+    /// Does to the secret what the gate decided. Returns the gate input that follows, if
+    /// any (a refusal when the answer could not even be sent).
+    package func apply(_ edit: SecretEdit, at now: Double) -> GateInput? {
+        switch edit {
+        case .append:
+            if let typed { secret.append(typed) }
+        case .deleteLast:
+            secret.removeLastCharacter()
+        case .clear:
+            secret.clear()
+        case .submit:
+            defer { secret.clear() }
+            guard inTransaction, let channel else { return failure("the authentication helper is not running") }
+            var header: [UInt8] = []
+            let length = UInt32(secret.count + 1)
+            for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+            header.append(AuthProtocol.answerKind)
+            do {
+                try channel.flush()
+                try channel.descriptor.writeAll(header)
+                try channel.descriptor.writeAll(secret.bytes)
+            } catch {
+                restart(reason: "could not take the answer (\(error))")
+                return failure("the password could not be checked")
+            }
+            answeredAt = now
+        }
+        return nil
+    }
+
+    /// A failed attempt, counted for the summary on stderr.
+    private func failure(_ message: String?) -> GateInput {
+        failedAttempts += 1
+        if firstFailure == nil { firstFailure = time(nil) }
+        return .authVerdict(granted: false, message: message)
+    }
+
+    /// When the answer with PAM counts as hung, while one is there.
+    package var answerDeadline: Double? { answeredAt.map { $0 + AuthProtocol.answerLimit } }
+
+    /// Called on every pass: a hung check is a failed attempt.
+    package func check(at now: Double) -> GateInput? {
+        guard let deadline = answerDeadline, now >= deadline else { return nil }
+        restart(reason: "did not answer within \(Int(AuthProtocol.answerLimit)) s")
+        return failure("the password check took too long")
+    }
+
+    /// Reads what the helper said. A helper that ended, closed its socket or said something
+    /// malformed is replaced; if an answer was with it, that is a failed attempt.
+    package func receive() -> [Event] {
+        guard let channel else { return [] }
+        var events: [Event] = []
+        do {
+            guard let bodies = try channel.receive() else {
+                let pending = answeredAt != nil
+                process?.stop()
+                restart(reason: "ended (\(process?.exit.map { "\($0)" } ?? "closed its socket"))")
+                return pending ? [.input(failure("the password check failed"))] : []
+            }
+            for body in bodies {
+                switch try AuthReply(body: body) {
+                case .hello: throw ProtocolError("a second hello")
+                case .prompt(let echo, let text):
+                    events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text, echo: echo))))
+                case .notice(let error, let text):
+                    events.append(.input(.authMessage(error ? .error : .info, text)))
+                case .verdict(let outcome, let message):
+                    inTransaction = false
+                    answeredAt = nil
+                    switch outcome {
+                    case .cancelled: break
+                    case .refused: events.append(.input(failure(message)))
+                    case .granted, .grantedPasswordExpired:
+                        events.append(confirmGranted(expired: outcome == .grantedPasswordExpired))
+                    }
+                }
+            }
+        } catch {
+            let pending = answeredAt != nil
+            restart(reason: "sent a malformed message (\(error))")
+            if pending { events.append(.input(failure("the password check failed"))) }
+        }
+        return events
+    }
+
+    /// A granted verdict counts only when the helper then exits with the granted status.
+    private func confirmGranted(expired: Bool) -> Event {
+        guard let process else { return .input(failure(nil)) }
+        let limit = monotonicNow() + 2
+        while process.poll() == nil && monotonicNow() < limit { usleep(1_000) }
+        guard process.exit == .exited(AuthProtocol.grantedStatus) else {
+            restart(reason: "said yes but ended with \(process.exit.map { "\($0)" } ?? "no exit")")
+            return .input(failure("the password check failed"))
+        }
+        self.process = nil
+        self.channel = nil
+        return expired ? .grantedPasswordExpired : .input(.authVerdict(granted: true, message: nil))
+    }
+
+    /// The helper ended (SIGCHLD): replaced; an answer with it is a failed attempt.
+    package func reap() -> GateInput? {
+        guard let process, let exit = process.poll(), exit != .exited(AuthProtocol.grantedStatus) else { return nil }
+        let pending = answeredAt != nil
+        restart(reason: "ended (\(exit))")
+        return pending ? failure("the password check failed") : nil
+    }
+
+    /// The key in `event` as the password stage takes it, with its character kept for
+    /// `.secret(.append)`; nil for a key that means nothing there (Shift, arrows, …).
+    package func key(of event: inout XEvent) -> EntryKey? {
+        var keysym: KeySym = 0
+        var bytes = [CChar](repeating: 0, count: 8)
+        _ = XLookupString(&event.xkey, &bytes, Int32(bytes.count), &keysym, nil)
+        let control = event.xkey.state & UInt32(ControlMask) != 0
+        typed = nil
+        switch Int32(truncatingIfNeeded: keysym) {
+        case XK_Return, XK_KP_Enter: return .enter
+        case XK_Escape: return .escape
+        case XK_BackSpace: return control ? .clear : .backspace
+        case XK_u, XK_U where control: return .clear
+        default:
+            guard !control, let scalar = Keysym.character(UInt32(truncatingIfNeeded: keysym)) else { return nil }
+            typed = scalar
+            return .character
+        }
+    }
+
+    /// "3 failed attempts since 14:02", for stderr when the lock ends; nil when none failed.
+    package var summary: String? {
+        guard failedAttempts > 0, var first = firstFailure else { return nil }
+        var parts = tm()
+        localtime_r(&first, &parts)
+        let time = String(format2: parts.tm_hour) + ":" + String(format2: parts.tm_min)
+        return "\(failedAttempts) failed attempt\(failedAttempts == 1 ? "" : "s") since \(time)"
+    }
+}
+
+extension String {
+    /// A number as two digits.
+    fileprivate init(format2 n: Int32) {
+        self = n < 10 ? "0\(n)" : "\(n)"
+    }
+}

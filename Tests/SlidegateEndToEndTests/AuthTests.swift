@@ -1,0 +1,315 @@
+import CX11
+import Glibc
+import Testing
+
+/// `--auth pam` with real PAM stacks: pam_wrapper (LD_PRELOAD) lets each test use a service
+/// directory of its own, with pam_matrix's password files and pam_chatty's messages; one
+/// test uses the real pam_unix with a throwaway user. slidegate (the static guard) ignores
+/// LD_PRELOAD; the helper it starts, slidegate-auth, is where PAM runs.
+@Suite(.serialized) struct AuthTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let pam: PamStack
+    static let password = "s3cret"
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        pam = try PamStack()
+    }
+
+    /// Locks with `--auth pam` against `service` in the test's own PAM directory.
+    func lockWithPam(_ service: String = "slidegate", _ extra: [String] = []) throws -> Child {
+        try lock(["--auth", "pam", "--pam-service", service] + extra, environment: pam.environment)
+    }
+
+    /// Types `text` (ASCII letters and digits; capitals with Shift) and, if asked, Enter.
+    func type(_ text: String, enter: Bool = true) {
+        for scalar in text.unicodeScalars {
+            let capital = scalar.properties.isUppercase
+            if capital { client.keyDown(0xffe1) }
+            client.key(Int32(scalar.value))
+            if capital { client.keyUp(0xffe1) }
+        }
+        if enter { client.key(0xff0d) }
+    }
+
+    /// The field is open: the thumb sits at the end (showing a lock).
+    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
+
+    @Test func slideThenTheRightPasswordUnlocks() throws {
+        let gate = try lockWithPam()
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() }, "the password stage opened")
+        #expect(gate.isRunning, "a slide alone does not unlock")
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(client.canGrabKeyboard())
+    }
+
+    @Test func aWrongPasswordKeepsTheLockAndTheRightOneThenWorks() throws {
+        let gate = try lockWithPam()
+        type("wrong")
+        #expect(eventually { stageOpen() })
+        // The refusal: the guard counts it, the field clears; a second later, typing works.
+        sleep(seconds: 1.2)
+        #expect(gate.isRunning && !client.canGrabKeyboard(), "still locked after a wrong password")
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(gate.standardError.contains("slidegate: 1 failed attempt since "), "\(gate.standardError)")
+    }
+
+    @Test func typingWithoutSlidingOpensTheStage() throws {
+        let gate = try lockWithPam()
+        type("s", enter: false)
+        #expect(eventually { stageOpen() })
+        type(String(Self.password.dropFirst()))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func escapeGoesBackToTheSlider() throws {
+        let gate = try lockWithPam()
+        type("abc", enter: false)
+        #expect(eventually { stageOpen() })
+        client.key(0xff1b)
+        client.key(0xff1b)
+        #expect(eventually { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back")
+        type(Self.password)
+        #expect(gate.wait() == 0, "the field was emptied: typing starts afresh")
+    }
+
+    @Test func idleForLongerThanTheLimitWipesAndGoesBack() throws {
+        let gate = try lock(
+            ["--auth", "pam"], environment: pam.environment.merging(["SLIDEGATE_TEST_IDLE_LIMIT": "1"]) { $1 })
+        type("abc", enter: false)
+        #expect(eventually { stageOpen() })
+        #expect(eventually(within: 3) { thumbShown(at: 0) && !thumbShown(at: 1) }, "back to the slider after 1 s")
+        type(Self.password)
+        #expect(gate.wait() == 0, "what was typed before was wiped")
+    }
+
+    /// The thumb shows its lock (the field takes keys), not the busy dots (PAM checks).
+    func fieldReady() -> Bool { client.brightness(660, 152) > 180 }
+
+    @Test func aTwoPromptStackWorks() throws {
+        let gate = try lockWithPam("two-prompts")
+        type(Self.password)
+        #expect(eventually { fieldReady() }, "the second prompt")
+        #expect(gate.isRunning)
+        type("424242")
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func pamMessagesDoNotGetInTheWay() throws {
+        let gate = try lockWithPam("chatty")
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func theFourthFailureMakesTheNextAttemptWait() throws {
+        let gate = try lockWithPam()
+        for _ in 0..<4 {
+            type("wrong")
+            sleep(seconds: 1.1)
+        }
+        let fourth = now() - 1.1
+        // Keep trying the right password: the guard takes it only once 2 s have passed.
+        while gate.isRunning && now() - fourth < 6 {
+            type(Self.password)
+            sleep(seconds: 0.2)
+        }
+        #expect(gate.wait() == 0)
+        #expect(now() - fourth >= 2, "unlocked \(now() - fourth) s after the 4th failure")
+        #expect(gate.standardError.contains("4 failed attempts"), "\(gate.standardError)")
+    }
+
+    @Test func killingTheHelperMidCheckKeepsTheLock() throws {
+        let gate = try lockWithPam("slow")
+        type(Self.password)
+        let helper = try #require(helperPid(of: gate.pid))
+        // The answer is with PAM, which now sleeps 3 s: kill the helper in the middle.
+        sleep(seconds: 0.5)
+        kill(helper, SIGKILL)
+        #expect(eventually { gate.standardError.contains("the authentication helper ended (signal 9)") }, "\(gate.standardError)")
+        #expect(gate.isRunning && !client.canGrabKeyboard() && covered(), "still locked")
+        sleep(seconds: 1.1)
+        type(Self.password)
+        #expect(gate.wait(timeout: 10) == 0, "a new helper checks the next attempt: \(gate.standardError)")
+    }
+
+    /// The guard's child that runs slidegate-auth.
+    func helperPid(of pid: pid_t) -> pid_t? {
+        children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-auth") }
+    }
+
+    @Test func theUINeverSeesThePassword() throws {
+        let recorder = try RecordingUI()
+        let gate = try Child(
+            recorder.directory + "/slidegate", LockModeTests.arguments + ["--auth", "pam"],
+            environment: pam.environment.merging(["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset]) { $1 })
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        #expect(eventually { recorder.recorded.count > 0 }, "the recording UI hears the guard")
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        let heard = recorder.recorded
+        #expect(heard.count > 100)
+        #expect(heard.firstRange(of: Array(Self.password.utf8)) == nil, "the password is not in what the UI got")
+        #expect(heard.firstRange(of: Array(Self.password.utf8.prefix(3))) == nil, "nor any part of it")
+    }
+
+    @Test func theRealPamUnixWithAThrowawayUser() throws {
+        let user = try ThrowawayUser(password: "Pa55word")
+        let service = "slidegate-e2e-\(getpid())"
+        let serviceFile = "/etc/pam.d/" + service
+        #expect(link(PamStack.packagedServiceFile, serviceFile) == 0 || copyFile(PamStack.packagedServiceFile, serviceFile))
+        defer { unlink(serviceFile) }
+        let gate = try Child(
+            "/usr/bin/setpriv",
+            ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", slidegatePath] + LockModeTests.arguments
+                + ["--auth", "pam", "--pam-service", service],
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "HOME": "/tmp"])
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        let started = now()
+        type("wrong")
+        #expect(eventually { !fieldReady() }, "pam_unix checks")
+        #expect(eventually(within: 5) { fieldReady() }, "and refuses")
+        #expect(gate.isRunning, "pam_unix refused a wrong password")
+        // Keys are ignored for a second after a refusal: type until they are taken.
+        while gate.isRunning && now() < started + 20 {
+            type("Pa55word")
+            _ = eventually(within: 3) { !gate.isRunning }
+        }
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+}
+
+/// A PAM service directory for pam_wrapper: `slidegate` (pam_matrix), `two-prompts` (a
+/// password, then a visible one-time code), `chatty` (info and error messages first), and
+/// `slow` (3 s more once the password is in). The user is the one the tests run as.
+final class PamStack {
+    let directory: String
+    static let modules = "/usr/lib/x86_64-linux-gnu/pam_wrapper"
+    static let packagedServiceFile = String(#filePath.dropLast("Tests/SlidegateEndToEndTests/AuthTests.swift".count))
+        + "packaging/pam.d/slidegate"
+
+    init() throws {
+        var template = Array("/tmp/slidegate-pam.XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw Child.SpawnError(path: "mkdtemp", code: errno) }
+        directory = String(cString: dir)
+        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+        // pam_matrix's account check reads a user's first line only: one file per service.
+        func matrix(_ service: String) -> String {
+            write("passdb-" + service, "\(user):\(AuthTests.password):\(service)\n")
+            return "\(Self.modules)/pam_matrix.so passdb=\(directory)/passdb-\(service)"
+        }
+        write("codes", "\(user):424242:two-prompts\n")
+        write("slidegate", "auth required \(matrix("slidegate"))\naccount required \(matrix("slidegate"))\n")
+        write(
+            "two-prompts",
+            "auth required \(matrix("two-prompts"))\nauth required \(Self.modules)/pam_matrix.so passdb=\(directory)/codes echo\n"
+                + "account required \(matrix("two-prompts"))\n")
+        write(
+            "chatty",
+            "auth required \(Self.modules)/pam_chatty.so num_lines=2 info error\nauth required \(matrix("chatty"))\n"
+                + "account required \(matrix("chatty"))\n")
+        write("slow", "auth required \(matrix("slow"))\nauth required pam_exec.so quiet /bin/sleep 3\naccount required \(matrix("slow"))\n")
+    }
+
+    private func write(_ name: String, _ text: String) {
+        let f = fopen(directory + "/" + name, "w")!
+        fputs(text, f)
+        fclose(f)
+    }
+
+    var environment: [String: String?] {
+        ["LD_PRELOAD": "libpam_wrapper.so", "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": directory]
+    }
+
+    deinit {
+        for service in ["slidegate", "two-prompts", "chatty", "slow"] {
+            unlink(directory + "/" + service)
+            unlink(directory + "/passdb-" + service)
+        }
+        unlink(directory + "/codes")
+        rmdir(directory)
+    }
+}
+
+/// A user made for one test with useradd and chpasswd (the tests run as root), removed after.
+final class ThrowawayUser {
+    let name: String
+    let uid: uid_t
+    let gid: gid_t
+
+    init(password: String) throws {
+        name = "sgtest\(getpid() % 100000)"
+        let add = try Child("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name])
+        guard add.wait(timeout: 10) == 0 else { throw Child.SpawnError(path: "useradd: \(add.standardError)", code: EPERM) }
+        let input = "/tmp/slidegate-chpasswd-\(getpid())"
+        let f = fopen(input, "w")!
+        fputs("\(name):\(password)\n", f)
+        fclose(f)
+        defer { unlink(input) }
+        let set = try Child("/bin/sh", ["-c", "/usr/sbin/chpasswd < \(input)"])
+        guard set.wait(timeout: 10) == 0 else { throw Child.SpawnError(path: "chpasswd: \(set.standardError)", code: EPERM) }
+        guard let entry = getpwnam(name) else { throw Child.SpawnError(path: "getpwnam \(name)", code: ENOENT) }
+        uid = entry.pointee.pw_uid
+        gid = entry.pointee.pw_gid
+    }
+
+    deinit {
+        _ = try? Child("/usr/sbin/userdel", [name]).wait(timeout: 10)
+    }
+}
+
+/// slidegate and slidegate-auth copied into a directory of their own beside a stand-in
+/// slidegate-ui that only appends everything the guard sends it to a file. (It never
+/// answers, so the guard keeps replacing it and draws its plain slider: every replacement
+/// appends too.)
+final class RecordingUI {
+    let directory: String
+    var output: String { directory + "/heard" }
+
+    init() throws {
+        var template = Array("/tmp/slidegate-recorder.XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw Child.SpawnError(path: "mkdtemp", code: errno) }
+        directory = String(cString: dir)
+        let source = directory + "/recorder.c"
+        let f = fopen(source, "w")!
+        fputs(
+            """
+            #include <fcntl.h>
+            #include <unistd.h>
+            int main(void) {
+                int out = open("\(directory)/heard", O_WRONLY | O_CREAT | O_APPEND, 0600);
+                char buffer[4096];
+                ssize_t n;
+                while ((n = read(3, buffer, sizeof buffer)) > 0) write(out, buffer, (size_t)n);
+                return 0;
+            }
+
+            """, f)
+        fclose(f)
+        let cc = try Child("/usr/bin/cc", ["-o", directory + "/slidegate-ui", source])
+        guard cc.wait(timeout: 30) == 0 else { throw Child.SpawnError(path: "cc: \(cc.standardError)", code: EIO) }
+        let built = String(slidegatePath.dropLast("slidegate".count))
+        for name in ["slidegate", "slidegate-auth"] {
+            guard copyFile(built + name, directory + "/" + name) else { throw Child.SpawnError(path: "copy \(name)", code: EIO) }
+        }
+    }
+
+    /// Every byte the stand-in UIs were sent.
+    var recorded: [UInt8] {
+        guard let f = fopen(output, "r") else { return [] }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let n = fread(&buffer, 1, buffer.count, f), n > 0 { bytes += buffer[..<n] }
+        return bytes
+    }
+
+    deinit {
+        for name in ["slidegate", "slidegate-auth", "slidegate-ui", "recorder.c", "heard"] { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
+}
