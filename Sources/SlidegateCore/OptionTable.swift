@@ -68,6 +68,10 @@ extension OptionSpec {
             defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],
             summary: "the PAM service for --auth pam"),
         OptionSpec(
+            name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
+            modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
+            summary: "lock mode: a line shown above the slider"),
+        OptionSpec(
             name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
             defaultValue: nil, modes: .windowed,
             help: [

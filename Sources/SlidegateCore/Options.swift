@@ -22,6 +22,8 @@ package struct Options: Equatable, Sendable {
     package var fork = false
     package var auth = AuthMethod.none
     package var pamService = "slidegate"
+    /// `--message`: a line above the slider for the whole lock.
+    package var message: String?
     /// Seconds without a key after which the password stage closes; only the tests change
     /// it (SLIDEGATE_TEST_IDLE_LIMIT, README: testing notes).
     package var idleLimit = PasswordEntry.idleLimit
@@ -34,7 +36,9 @@ package struct Options: Equatable, Sendable {
     package static let maximumSide = 16384
 
     package var gateSettings: Gate.Settings {
-        var settings = Gate.Settings(text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps, auth: auth)
+        var settings = Gate.Settings(
+            text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps, auth: auth,
+            bannersInTrack: { if case .windowed = mode { true } else { false } }())
         settings.idleLimit = idleLimit
         return settings
     }
@@ -127,6 +131,7 @@ extension Options {
             case "auth":
                 guard let method = AuthMethod(rawValue: v) else { throw bad() }
                 options.auth = method
+            case "message": options.message = v
             case "pam-service":
                 guard !v.isEmpty, !v.contains("/") else { throw bad() }
                 options.pamService = v
@@ -166,6 +171,10 @@ extension Options {
             }
             if options.fork {
                 throw UserError("--fork: locks the screen and cannot be combined with --geometry (windowed mode)", status: .usage)
+            }
+            if options.message != nil {
+                throw UserError(
+                    "--message: shows on the lock screen and cannot be combined with --geometry (windowed mode)", status: .usage)
             }
             options.mode = .windowed(geometry)
         } else {

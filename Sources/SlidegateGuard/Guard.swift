@@ -114,7 +114,9 @@ package final class Guard {
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
         // that it is the guard's child.
         grabs = try InputGrabs(display: display)
-        cover = try LockCover(display: display, background: options.background, slider: Self.sliderGeometry(options))
+        cover = try LockCover(
+            display: display, background: options.background, slider: Self.sliderGeometry(options),
+            message: options.message != nil)
         blanking = Blanking(display)
         let now = monotonicNow()
         gate = Gate(settings: options.gateSettings, layout: Self.localLayout(cover.slider), start: now)
@@ -224,6 +226,11 @@ package final class Guard {
             return nil
         case MotionNotify:
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
+        case ButtonPress where event.xbutton.button == UInt32(Button1)
+            && gate.scene(at: now).banner != nil
+            && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root)):
+            // A click on the banner dismisses it.
+            return input(.bannerClicked, at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             if let status = flushMotion() { return status }
             return input(.press(x: Double(event.xbutton.x_root) - origin.x, y: Double(event.xbutton.y_root) - origin.y), at: now)
@@ -413,10 +420,10 @@ package final class Guard {
             }
             let settings = UISettings(
                 text: options.text, background: options.background, foreground: options.foreground, fps: options.fps,
-                unlockCommand: options.unlockCommand, auth: options.auth)
+                unlockCommand: options.unlockCommand, auth: options.auth, message: options.message)
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
-            send(.window(UInt64(cover.sliderWindow)))
+            send(.windows(slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow)))
             send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
             send(.state(gate.snapshot))
             nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput

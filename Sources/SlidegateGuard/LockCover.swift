@@ -5,26 +5,36 @@ import SlidegateCore
 import SlidegateXlib
 
 /// The cover: an override-redirect window over the whole screen and, inside it, the
-/// window where the UI draws the slider. It watches both and undoes whatever another
-/// client does to them — unmapping, moving, resizing, reshaping, reparenting, windows put
-/// inside — and says when they were destroyed, so the guard makes them anew. Owns both
-/// windows.
+/// windows where the UI draws — the slider, the banner strip at the top of the primary
+/// monitor, and the `--message` line above the slider. It watches them all and undoes
+/// whatever another client does to them — unmapping, moving, resizing, reshaping,
+/// reparenting, windows put inside — and says when they were destroyed, so the guard makes
+/// them anew. Owns all of them.
 final class LockCover {
     private let display: XDisplay
     private let background: Color
     private let sliderGeometry: Geometry?
     private let shapeEventBase: Int32?
+    private let hasMessage: Bool
     private(set) var cover: Window = 0
     /// The window the UI draws the slider into, a child of `cover`.
     private(set) var sliderWindow: Window = 0
+    /// Where banners slide in: a strip at the top of the primary monitor.
+    private(set) var bannerWindow: Window = 0
+    /// The `--message` line above the slider, when there is one.
+    private(set) var messageWindow: Window = 0
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The banner strip's and the message line's rectangles on the root window.
+    private(set) var banner = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var message = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
-    init(display: XDisplay, background: Color, slider geometry: Geometry?) throws(UserError) {
+    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool) throws(UserError) {
         self.display = display
         self.background = background
         sliderGeometry = geometry
+        hasMessage = message
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
@@ -41,7 +51,12 @@ final class LockCover {
         XSync(display.pointer, 0)
     }
 
-    /// Makes the cover and the slider window, maps them on top, and focuses the cover.
+    /// The windows inside the cover, with where each belongs.
+    private var inner: [(window: Window, rect: Rect)] {
+        [(sliderWindow, slider), (bannerWindow, banner)] + (hasMessage ? [(messageWindow, message)] : [])
+    }
+
+    /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
     private func create() {
         let dpy = display.pointer
         let depth = XDefaultDepth(dpy, display.screen)
@@ -56,16 +71,20 @@ final class LockCover {
             UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
         coverSize = size
         attributes.event_mask = StructureNotifyMask | SubstructureNotifyMask
+        func child() -> Window {
+            XCreateWindow(dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
+        }
         slider = Rect(x: 0, y: 0, width: 0, height: 0)
-        sliderWindow = XCreateWindow(
-            dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
+        sliderWindow = child()
+        bannerWindow = child()
+        messageWindow = hasMessage ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
-            XShapeSelectInput(dpy, sliderWindow, UInt(ShapeNotifyMask))
+            for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }
         }
         describe()
         layOut()
-        XMapWindow(dpy, sliderWindow)
+        for (window, _) in inner { XMapWindow(dpy, window) }
         XMapRaised(dpy, cover)
         XSetInputFocus(dpy, cover, RevertToParent, UInt(CurrentTime))
     }
@@ -117,13 +136,24 @@ final class LockCover {
                 x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
                 y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
         }
-        if slider != old { placeSlider() }
+        let bannerWidth = min(monitor.width - 32, max(slider.width, 420)).rounded()
+        banner = Rect(
+            x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,
+            height: Self.bannerHeight(forSlider: slider.height))
+        let line = (slider.height * 0.6).rounded()
+        message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
+        if slider != old { inner.forEach(place) }
         return slider != old
     }
 
-    private func placeSlider() {
-        XMoveResizeWindow(
-            display.pointer, sliderWindow, Int32(slider.x), Int32(slider.y), UInt32(slider.width), UInt32(slider.height))
+    /// The banner strip's height: a box four fifths of the slider's height (at least 48),
+    /// and a 12-pixel margin above it.
+    static func bannerHeight(forSlider height: Double) -> Double {
+        max(48, (height * 0.8).rounded()) + 12
+    }
+
+    private func place(_ window: Window, _ r: Rect) {
+        XMoveResizeWindow(display.pointer, window, Int32(r.x), Int32(r.y), UInt32(max(r.width, 1)), UInt32(max(r.height, 1)))
     }
 
     func raise() {
@@ -136,11 +166,14 @@ final class LockCover {
         case destroyed
     }
 
-    /// Undoes what another client did to the cover or the slider window, if `event` says it
-    /// did anything. Returns `.destroyed` when they must be made anew.
+    /// Undoes what another client did to the cover or the windows inside it, if `event` says
+    /// it did anything. Returns `.destroyed` when they must be made anew.
     func restore(after event: inout XEvent) -> Change? {
         let dpy = display.pointer
-        let ours = [cover, sliderWindow]
+        let inner = self.inner
+        let innerWindows = inner.map(\.window)
+        let ours = [cover] + innerWindows
+        func rect(of window: Window) -> Rect? { inner.first { $0.window == window }?.rect }
         switch event.type {
         case DestroyNotify where ours.contains(event.xdestroywindow.window):
             return .destroyed
@@ -150,13 +183,13 @@ final class LockCover {
         case ReparentNotify where event.xreparent.window == cover && event.xreparent.parent != display.root:
             XReparentWindow(dpy, cover, display.root, 0, 0)
             XMapRaised(dpy, cover)
-        case ReparentNotify where event.xreparent.window == sliderWindow && event.xreparent.parent != cover:
-            XReparentWindow(dpy, sliderWindow, cover, Int32(slider.x), Int32(slider.y))
-            XMapWindow(dpy, sliderWindow)
-        case ReparentNotify where event.xreparent.parent == cover || event.xreparent.parent == sliderWindow:
+        case ReparentNotify where innerWindows.contains(event.xreparent.window) && event.xreparent.parent != cover:
+            let r = rect(of: event.xreparent.window)!
+            XReparentWindow(dpy, event.xreparent.window, cover, Int32(r.x), Int32(r.y))
+            XMapWindow(dpy, event.xreparent.window)
+        case ReparentNotify where ours.contains(event.xreparent.parent):
             XDestroyWindow(dpy, event.xreparent.window)
-        case CreateNotify where event.xcreatewindow.window != sliderWindow
-            && (event.xcreatewindow.parent == cover || event.xcreatewindow.parent == sliderWindow):
+        case CreateNotify where !innerWindows.contains(event.xcreatewindow.window) && ours.contains(event.xcreatewindow.parent):
             // A window another client put inside the cover would show above the lock.
             XDestroyWindow(dpy, event.xcreatewindow.window)
         case ConfigureNotify where event.xconfigure.window == cover:
@@ -164,12 +197,11 @@ final class LockCover {
             if c.x != 0 || c.y != 0 || Int(c.width) != coverSize.width || Int(c.height) != coverSize.height {
                 XMoveResizeWindow(dpy, cover, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
             }
-        case ConfigureNotify where event.xconfigure.window == sliderWindow:
+        case ConfigureNotify where innerWindows.contains(event.xconfigure.window):
             let c = event.xconfigure
-            if Double(c.x) != slider.x || Double(c.y) != slider.y || Double(c.width) != slider.width
-                || Double(c.height) != slider.height
-            {
-                placeSlider()
+            let r = rect(of: c.window)!
+            if Double(c.x) != r.x || Double(c.y) != r.y || Double(c.width) != max(r.width, 1) || Double(c.height) != max(r.height, 1) {
+                place(c.window, r)
             }
         case let type where shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false:
             let shape = withUnsafePointer(to: &event) {

@@ -28,9 +28,11 @@ import SlidegateCore
 //                 u8 whether an unlock command runs on completion (1) or not (0), then
 //                 if 1: string the command (the UI runs nothing; its gate must know that
 //                 a completion is checked, to show "unlocking…" as the guard's does),
-//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage)
-//   window   (3)  u64 the slider window (the first message after settings; again when the
-//                 cover had to be made anew)
+//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage),
+//                 u8 has message, [string the --message line]
+//   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line (0:
+//                 none): the first message after settings. The UI asks the server their
+//                 sizes, again after each `layout`.
 //   layout   (4)  u32 width, u32 height: the slider's size; lay out anew
 //   state    (5)  the gate's snapshot: u8 slide phase (0 resting, 1 dragging, 2 springing,
 //                 3 at end), f64 a, f64 b (resting: since, 0; dragging: grab offset, value;
@@ -79,9 +81,14 @@ package struct UISettings: Equatable, Sendable {
     package var fps: Int
     package var unlockCommand: String?
     package var auth: AuthMethod
+    package var message: String?
 
-    package init(text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod) {
+    package init(
+        text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
+        message: String? = nil
+    ) {
         self.auth = auth
+        self.message = message
         self.text = text
         self.background = background
         self.foreground = foreground
@@ -94,7 +101,7 @@ package struct UISettings: Equatable, Sendable {
 package enum GuardMessage: Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case window(UInt64)
+    case windows(slider: UInt64, banner: UInt64, message: UInt64)
     case layout(width: Int, height: Int)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -135,9 +142,12 @@ extension GuardMessage {
             w.u8(s.unlockCommand == nil ? 0 : 1)
             if let command = s.unlockCommand { w.string(command) }
             w.u8(s.auth == .pam ? 1 : 0)
-        case .window(let id):
+            w.optional(s.message) { $0.string($1) }
+        case .windows(let slider, let banner, let message):
             w.u8(3)
-            w.u64(id)
+            w.u64(slider)
+            w.u64(banner)
+            w.u64(message)
         case .layout(let width, let height):
             w.u8(4)
             w.u32(UInt32(clamping: width))
@@ -231,8 +241,10 @@ extension GuardMessage {
                 case let method: throw ProtocolError("settings: unknown auth method \(method)")
                 }
             self = .settings(
-                UISettings(text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth))
-        case 3: self = .window(try r.u64())
+                UISettings(
+                    text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
+                    message: try r.optionalString()))
+        case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64())
         case 4: self = .layout(width: Int(try r.u32()), height: Int(try r.u32()))
         case 5:
             let slideTag = try r.u8()

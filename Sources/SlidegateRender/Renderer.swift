@@ -196,7 +196,7 @@ package final class Renderer {
     private func drawTrack(_ cr: OpaquePointer) {
         let b = layout.bounds
         let radius = cornerRadius(for: layout.thumbSide) + layout.padding
-        roundedRect(cr, Rect(x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1), radius: radius - 0.5)
+        roundedRectPath(cr, Rect(x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1), radius: radius - 0.5)
         setColor(cr, trackColor)
         cairo_fill_preserve(cr)
         setColor(cr, trackEdge)
@@ -205,7 +205,7 @@ package final class Renderer {
     }
 
     private func drawThumb(_ cr: OpaquePointer, _ r: Rect, glyph: ThumbGlyph) {
-        roundedRect(cr, r, radius: cornerRadius(for: r.width))
+        roundedRectPath(cr, r, radius: cornerRadius(for: r.width))
         let gradient = cairo_pattern_create_linear(0, r.y, 0, r.maxY)
         addStop(gradient, 0, thumbTop)
         addStop(gradient, 1, thumbBottom)
@@ -223,7 +223,7 @@ package final class Renderer {
             return
         case .lock:
             // A padlock: a rounded body and, above it, the shackle.
-            roundedRect(cr, Rect(x: r.x + s * 0.30, y: r.y + s * 0.46, width: s * 0.40, height: s * 0.30), radius: s * 0.05)
+            roundedRectPath(cr, Rect(x: r.x + s * 0.30, y: r.y + s * 0.46, width: s * 0.40, height: s * 0.30), radius: s * 0.05)
             cairo_fill(cr)
             cairo_set_line_width(cr, max(1.5, s * 0.07))
             cairo_new_sub_path(cr)
@@ -329,16 +329,6 @@ package final class Renderer {
         let text = try ShapedText(string, width: width, context: context, color: foreground)
         texts.append((string, width, text))
         return text
-    }
-
-    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
-        let rad = min(radius, r.width / 2, r.height / 2)
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
-        cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
-        cairo_arc(cr, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
-        cairo_arc(cr, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
     }
 
     private func setColor(_ cr: OpaquePointer, _ c: Color) {

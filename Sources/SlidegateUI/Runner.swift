@@ -1,3 +1,4 @@
+import CGraphics
 import CX11
 import CXShim
 import Glibc
@@ -22,7 +23,7 @@ package final class Runner {
     private let fontMap: FontMap
     private let guardLink: GuardLink?
     private var gate: Gate
-    private var surface: SliderSurface
+    private var surface: WindowSurface
     private var renderer: Renderer
     private var shown: Scene?
     /// Something other than time changed the scene (input, a new state or layout): paint
@@ -39,6 +40,12 @@ package final class Runner {
     private var watchedAuth: Int32?
     /// What was typed, for a prompt whose answer may be shown.
     private var echoText: String?
+    /// Lock mode: the guard's windows for banners and for `--message`, their ids, and the
+    /// banner as last painted.
+    private var noticeIDs: (banner: Window, message: Window) = (0, 0)
+    private var bannerWindow: NoticeWindow?
+    private var messageWindow: NoticeWindow?
+    private var shownBanner: Scene.BannerView??
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
@@ -79,6 +86,7 @@ package final class Runner {
             options.idleLimit = testIdleLimit() ?? options.idleLimit
             var received: [GuardMessage] = []
             var window: UInt64?
+            var notices: (banner: Window, message: Window) = (0, 0)
             while window == nil {
                 var polled = [
                     pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0),
@@ -99,7 +107,10 @@ package final class Runner {
                         options.fps = settings.fps
                         options.unlockCommand = settings.unlockCommand
                         options.auth = settings.auth
-                    case .window(let id) where window == nil: window = id
+                        options.message = settings.message
+                    case .windows(let slider, let banner, let message) where window == nil:
+                        window = slider
+                        notices = (Window(banner), Window(message))
                     default: if window != nil { received.append(message) }
                     }
                 }
@@ -107,6 +118,8 @@ package final class Runner {
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
             let runner = try Runner(options, display, signals, loop, fontMap, stage, link)
+            runner.noticeIDs = notices
+            try runner.makeNoticeWindows()
             try runner.apply(received)
             return try runner.run()
         }
@@ -149,10 +162,10 @@ package final class Runner {
     }
 
     private static func makeBuffer(_ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap)
-        throws(UserError) -> (SliderSurface, Renderer)
+        throws(UserError) -> (WindowSurface, Renderer)
     {
         let size = stage.slider
-        let surface = try SliderSurface(
+        let surface = try WindowSurface(
             display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
             height: Int(size.height))
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height))
@@ -279,7 +292,7 @@ package final class Runner {
     private func apply(_ messages: [GuardMessage]) throws(UserError) {
         for message in messages {
             switch message {
-            case .hello, .settings, .window:
+            case .hello, .settings, .windows:
                 continue
             case .ping(let sequence):
                 guardLink?.send(.pong(sequence))
@@ -293,6 +306,7 @@ package final class Runner {
                 guard let window = stage as? GuardedWindow else { continue }
                 window.resize(width: width, height: height)
                 try relayout()
+                try makeNoticeWindows()
             case .state(let snapshot):
                 gate = Gate(settings: options.gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
                 changed = true
@@ -302,6 +316,19 @@ package final class Runner {
                 changed = true
             }
         }
+    }
+
+    /// Lock mode: back buffers for the banner strip and the message line, at the sizes the
+    /// server gives their windows now; the message is drawn once.
+    private func makeNoticeWindows() throws(UserError) {
+        bannerWindow = try noticeIDs.banner == 0 ? nil : NoticeWindow(
+            display: display, window: noticeIDs.banner, options: options, fontMap: fontMap, textScale: 0.28)
+        shownBanner = nil
+        guard noticeIDs.message != 0, let text = options.message else { return }
+        let line = try NoticeWindow(display: display, window: noticeIDs.message, options: options, fontMap: fontMap, textScale: 0.55)
+        try line.surface.paint { (cr) throws(RenderError) in try line.renderer.drawMessage(text, into: cr) }
+        line.surface.present(on: line.window)
+        messageWindow = line
     }
 
     private func relayout() throws(UserError) {
@@ -333,6 +360,11 @@ package final class Runner {
             return authInput(.key(key), at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
             surface.present(on: stage.window)
+            return nil
+        case Expose where event.xexpose.count == 0:
+            for notice in [bannerWindow, messageWindow].compactMap({ $0 }) where notice.window == event.xexpose.window {
+                notice.surface.present(on: notice.window)
+            }
             return nil
         default:
             switch stage.handle(&event) {
@@ -375,5 +407,10 @@ package final class Runner {
             surface.present(on: stage.window, rect: dirty)
         }
         shown = scene
+        if let strip = bannerWindow, shownBanner != .some(scene.banner) {
+            try strip.surface.paint { (cr) throws(RenderError) in try strip.renderer.drawBanner(scene.banner, into: cr) }
+            strip.surface.present(on: strip.window)
+            shownBanner = .some(scene.banner)
+        }
     }
 }

@@ -36,6 +36,7 @@ import Testing
                   --auth METHOD          what opens the gate once the slide completes: none (default),
                                          or pam (the user's password, checked by PAM)
                   --pam-service NAME     the PAM service for --auth pam (default slidegate)
+                  --message TEXT         lock mode: a line shown above the slider for the whole lock
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such
                                          as 600x80+100+100 (negative offsets count from the right or
                                          bottom); the window is the slider

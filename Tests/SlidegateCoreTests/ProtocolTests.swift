@@ -15,8 +15,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
     @Test(arguments: [
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
-        .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam)),
-        .window(0x40_0006),
+        .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
+        .windows(slider: 0x40_0006, banner: 0x40_0007, message: 0),
         .layout(width: 600, height: 80),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),
         .state(Gate.Snapshot(slide: .dragging(grabOffset: 0.035, value: 0.123456789012345), verification: .idle)),

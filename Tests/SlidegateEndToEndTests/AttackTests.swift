@@ -14,11 +14,12 @@ import Testing
         client = try Client(screen)
     }
 
-    /// The cover (top of the stack) and the slider window inside it.
+    /// The cover (top of the stack) and the slider window inside it (the first of the
+    /// cover's two: the slider and the banner strip).
     func windows() throws -> (cover: Window, slider: Window) {
         let cover = try #require(client.mappedTopLevels().last)
         let inside = client.children(of: cover)
-        #expect(inside.count == 1, "the cover holds the slider window only")
+        #expect(inside.count == 2, "the cover holds the slider window and the banner strip only")
         return (cover, try #require(inside.first))
     }
 
@@ -91,7 +92,7 @@ import Testing
         let top = try #require(client.mappedTopLevels().last)
         #expect(client.windowClass(top)?.className == "Slidegate", "\(what): the cover is on top")
         #expect(client.geometry(top).width == 1280 && client.geometry(top).height == 720, "\(what): full size")
-        #expect(client.children(of: top).count == 1, "\(what): nothing else inside the cover")
+        #expect(client.children(of: top).count == 2, "\(what): nothing else inside the cover")
         #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "\(what): still grabbed")
         barrier(gate)
         unlock(gate)

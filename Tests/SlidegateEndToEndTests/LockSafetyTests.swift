@@ -74,7 +74,7 @@ import Testing
         var kids: UnsafeMutablePointer<Window>?
         var count: UInt32 = 0
         XQueryTree(client.display, cover, &rootReturn, &parent, &kids, &count)
-        let sliderWindow = try #require(count == 1 ? kids?[0] : nil)
+        let sliderWindow = try #require(count == 2 ? kids?[0] : nil, "the slider window and the banner strip")
         XFree(kids)
         kill(ui, SIGKILL)
         XClearWindow(client.display, sliderWindow)

@@ -5,11 +5,12 @@ import SlidegateCore
 import SlidegateRender
 import SlidegateXlib
 
-/// The slider's back buffer: a Cairo image in this process that the renderer paints into,
+/// A window's back buffer (the slider's, the banner strip's, the message line's): a Cairo
+/// image in this process that a renderer paints into,
 /// of which only the changed rectangle is sent to the window (one PutImage), so a shimmer
 /// frame moves a few kilobytes and the X server composites nothing. Owns the image, the
 /// XImage header that describes it to Xlib, and a GC.
-final class SliderSurface {
+final class WindowSurface {
     private let display: XDisplay
     private let gc: GC
     private let surface: OpaquePointer
@@ -64,6 +65,16 @@ final class SliderSurface {
             return dirty
         } catch {
             throw UserError("cannot draw the slider: \(error.description)", status: .internalError)
+        }
+    }
+
+    /// Paints the whole image with `draw` (the banner strip, the message line).
+    func paint(_ draw: (OpaquePointer) throws(RenderError) -> Void) throws(UserError) {
+        do {
+            try draw(cr)
+            cairo_surface_flush(surface)
+        } catch {
+            throw UserError("cannot draw: \(error.description)", status: .internalError)
         }
     }
 
