@@ -140,6 +140,37 @@ import Testing
         #expect(gate.wait(timeout: 10) == 0, "a new helper checks the next attempt: \(gate.standardError)")
     }
 
+    @Test func aBrokenHelperIsExit2BeforeAnythingLooksLocked() throws {
+        var template = Array("/tmp/slidegate-nohelper.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer {
+            for name in ["slidegate", "slidegate-ui", "slidegate-auth"] { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        let built = String(slidegatePath.dropLast("slidegate".count))
+        #expect(copyFile(built + "slidegate", directory + "/slidegate") && copyFile(built + "slidegate-ui", directory + "/slidegate-ui"))
+        #expect(symlink("/bin/true", directory + "/slidegate-auth") == 0, "a helper that never answers")
+        let gate = try Child(
+            directory + "/slidegate", LockModeTests.arguments + ["--auth", "pam"],
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+        #expect(gate.wait() == 2)
+        #expect(gate.standardError.contains("--auth pam: the authentication helper"), "\(gate.standardError)")
+        #expect(client.canGrabKeyboard() && client.mappedTopLevels().isEmpty, "nothing was locked")
+    }
+
+    @Test func windowedModeAsksForThePasswordToo() throws {
+        let gate = try screen.slidegate(WindowedModeTests.geometry + ["--auth", "pam"], environment: pam.environment)
+        #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "the window: \(gate.standardError)")
+        let window = try #require(client.mappedTopLevels().last)
+        XSetInputFocus(client.display, window, RevertToParent, 0)
+        XSync(client.display, 0)
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.thumbShown(at: 1, threshold: 70) }, "the password field")
+        #expect(gate.isRunning, "a slide alone does not pass the gate")
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     /// The guard's child that runs slidegate-auth.
     func helperPid(of pid: pid_t) -> pid_t? {
         children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-auth") }

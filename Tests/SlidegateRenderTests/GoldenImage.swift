@@ -60,6 +60,27 @@ enum GoldenImage {
     static func check(_ name: String, _ scene: Scene, with renderer: Renderer, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let actual = try render(scene, with: renderer)
         defer { cairo_surface_destroy(actual) }
+        try compare(name, actual, sourceLocation: sourceLocation)
+    }
+
+    /// A banner strip of `width`x`height` painted by a `NoticeRenderer` with the pinned fonts.
+    static func checkBanner(
+        _ name: String, _ banner: Scene.BannerView?, width: Int = 480, height: Int = 60, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let renderer = NoticeRenderer(
+            width: Double(width), height: Double(height), background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!,
+            fontMap: try FontMap(files: fontFiles), family: family, textSize: (Double(height) * 0.28).rounded())
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        try renderer.drawBanner(banner, into: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        try compare(name, surface, sourceLocation: sourceLocation)
+    }
+
+    /// Compares an image with `Goldens/NAME.png` (or records it).
+    static func compare(_ name: String, _ actual: OpaquePointer, sourceLocation: SourceLocation) throws {
         let path = directory + name + ".png"
         if Environment.recording {
             #expect(cairo_surface_write_to_png(actual, path) == CAIRO_STATUS_SUCCESS, sourceLocation: sourceLocation)

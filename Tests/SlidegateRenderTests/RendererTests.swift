@@ -53,6 +53,37 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
     }
 }
 
+@Suite struct PasswordStageGoldenTests {
+    func field(_ prompt: String = "Password:", count: Int = 0, notice: String? = nil) -> Scene.Field {
+        Scene.Field(prompt: prompt, count: count, notice: notice)
+    }
+
+    @Test func emptyTypedBusyAndCapsLock() throws {
+        let renderer = try GoldenImage.renderer()
+        try GoldenImage.check("field-empty", Scene(thumbValue: 1, label: nil, busy: false, field: field()), with: renderer)
+        try GoldenImage.check("field-5", Scene(thumbValue: 1, label: nil, busy: false, field: field(count: 5)), with: renderer)
+        try GoldenImage.check("field-busy", Scene(thumbValue: 1, label: nil, busy: true, field: field()), with: renderer)
+        try GoldenImage.check(
+            "field-caps", Scene(thumbValue: 1, label: nil, busy: false, field: field(notice: "Caps Lock is on")), with: renderer)
+    }
+
+    @Test func japaneseAndArabicPrompts() throws {
+        let renderer = try GoldenImage.renderer()
+        try GoldenImage.check("field-japanese", Scene(thumbValue: 1, label: nil, busy: false, field: field("パスワード:")), with: renderer)
+        try GoldenImage.check("field-arabic", Scene(thumbValue: 1, label: nil, busy: false, field: field("كلمة المرور:")), with: renderer)
+    }
+
+    @Test func aBannerOfEachKindAndOneSlidingIn() throws {
+        try GoldenImage.checkBanner("banner-info", Scene.BannerView(kind: .info, text: "Last login: Mon Nov 30 09:12 on tty1", shown: 1))
+        try GoldenImage.checkBanner("banner-warning", Scene.BannerView(kind: .warning, text: "Caps Lock is on", shown: 1))
+        try GoldenImage.checkBanner(
+            "banner-error",
+            Scene.BannerView(kind: .error, text: "The account is locked due to 3 failed logins. (298 seconds left to unlock)", shown: 1))
+        try GoldenImage.checkBanner("banner-sliding", Scene.BannerView(kind: .error, text: "wrong password", shown: 0.5))
+        try GoldenImage.checkBanner("banner-none", nil)
+    }
+}
+
 @Suite struct RendererPixelTests {
     @Test func aLongLabelIsEllipsizedInsideTheTrack() throws {
         let renderer = try GoldenImage.renderer()
