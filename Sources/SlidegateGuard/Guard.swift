@@ -56,8 +56,6 @@ package final class Guard {
     private var fallback: FallbackSlider?
     /// `--auth pam`: the helper, the secret, the keys.
     private let auth: AuthSession?
-    /// The helper socket the loop watches (it changes when the helper is replaced).
-    private var watchedAuth: Int32?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -289,15 +287,8 @@ package final class Guard {
         return nil
     }
 
-    /// The password stage opened or is waiting for a prompt: a transaction runs; it closed:
-    /// the transaction ends and the secret is wiped.
     private func syncEntry(wasOpen: Bool) {
-        guard let auth else { return }
-        if gate.entry.isOpen {
-            if gate.entry.prompt == nil && !gate.entry.checking { auth.begin() }
-        } else if wasOpen {
-            auth.cancel()
-        }
+        auth?.follow(gate.entry, wasOpen: wasOpen)
     }
 
     /// Caps Lock, as the server has it now, goes to the gate when it changed.
@@ -311,19 +302,12 @@ package final class Guard {
 
     /// For a prompt whose answer may be shown, the UI gets what was typed.
     private func sendEcho() {
-        guard let auth, gate.entry.prompt?.echo == true else { return }
-        send(.echo(String(decoding: auth.secret.bytes, as: UTF8.self)))
+        if let text = auth?.echo(for: gate.entry) { send(.echo(text)) }
     }
 
     /// The loop watches the current helper's socket.
     private func watchAuth() {
-        guard let auth, auth.descriptor != watchedAuth else { return }
-        if let old = watchedAuth { loop.unwatch(old) }
-        watchedAuth = auth.descriptor
-        guard let fd = watchedAuth else { return }
-        loop.watch(fd, name: "the authentication helper's socket", peer: true) { [unowned self] () throws(UserError) in
-            readAuth()
-        }
+        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in readAuth() }
     }
 
     private func readAuth() -> ExitStatus? {

@@ -19,17 +19,7 @@ package final class NoticeRenderer {
         self.height = height
         self.background = background
         self.foreground = foreground
-        context = pango_font_map_create_context(fontMap.pointer)
-        let options = cairo_font_options_create()
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
-        let description = pango_font_description_from_string(family)
-        pango_font_description_set_absolute_size(description, textSize.rounded() * Double(PANGO_SCALE))
-        pango_context_set_font_description(context, description)
-        pango_font_description_free(description)
+        context = makePangoContext(fontMap, family: family, size: textSize.rounded())
     }
 
     deinit {

@@ -36,17 +36,7 @@ package final class Renderer {
         self.foreground = foreground
         self.fontMap = fontMap
         self.shimmer = shimmer
-        context = pango_font_map_create_context(fontMap.pointer)
-        let options = cairo_font_options_create()
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
-        let description = pango_font_description_from_string(family)
-        pango_font_description_set_absolute_size(description, (layout.bounds.height * 0.34).rounded() * Double(PANGO_SCALE))
-        pango_context_set_font_description(context, description)
-        pango_font_description_free(description)
+        context = makePangoContext(fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
     }
 
     deinit {

@@ -36,8 +36,6 @@ package final class Runner {
     private var shedAfterFirstFrame = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
     private let auth: AuthSession?
-    /// The helper socket the loop watches (it changes when the helper is replaced).
-    private var watchedAuth: Int32?
     /// What was typed, for a prompt whose answer may be shown.
     private var echoText: String?
     /// Lock mode: the guard's windows for banners and for `--message`, their ids, and the
@@ -199,21 +197,13 @@ package final class Runner {
 
     private func syncEntry(wasOpen: Bool) {
         guard let auth else { return }
-        if gate.entry.isOpen {
-            if gate.entry.prompt == nil && !gate.entry.checking { auth.begin() }
-        } else if wasOpen {
-            auth.cancel()
-        }
-        echoText = gate.entry.prompt?.echo == true ? String(decoding: auth.secret.bytes, as: UTF8.self) : nil
+        auth.follow(gate.entry, wasOpen: wasOpen)
+        echoText = auth.echo(for: gate.entry)
     }
 
     /// The loop watches the current helper's socket.
     private func watchAuth() {
-        guard let auth, auth.descriptor != watchedAuth else { return }
-        if let old = watchedAuth { loop.unwatch(old) }
-        watchedAuth = auth.descriptor
-        guard let fd = watchedAuth else { return }
-        loop.watch(fd, name: "the authentication helper's socket", peer: true) { [unowned self] () throws(UserError) in
+        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in
             guard let auth = self.auth else { return nil }
             for event in auth.receive() {
                 let gateInput: GateInput

@@ -31,6 +31,8 @@ package final class AuthSession {
     private var typed: Unicode.Scalar?
     package private(set) var failedAttempts = 0
     package private(set) var firstFailure: time_t?
+    /// The socket an event loop watches, if one does.
+    private var watched: Int32?
 
     /// Opens the helper and starts it; throws (exit 2) when it cannot start or answer.
     package init(helperPath: String, service: String, tty: String) throws(UserError) {
@@ -86,9 +88,33 @@ package final class AuthSession {
         throw SystemError("no handshake from the helper", code: ETIMEDOUT)
     }
 
+    /// Keeps the transaction in step with the password stage: one runs while the stage is
+    /// open and waits for a prompt; it ends, and the secret is wiped, when the stage closes.
+    package func follow(_ entry: PasswordEntry, wasOpen: Bool) {
+        if entry.isOpen {
+            if entry.prompt == nil && !entry.checking { begin() }
+        } else if wasOpen {
+            cancel()
+        }
+    }
+
+    /// What was typed, for a prompt whose answer may be shown (never a hidden one).
+    package func echo(for entry: PasswordEntry) -> String? {
+        entry.prompt?.echo == true ? String(decoding: secret.bytes, as: UTF8.self) : nil
+    }
+
+    /// Has `loop` watch the current helper's socket (it changes when the helper is
+    /// replaced), calling `handler` when it is readable.
+    package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
+        guard descriptor != watched else { return }
+        if let old = watched { loop.unwatch(old) }
+        watched = descriptor
+        if let fd = watched { loop.watch(fd, name: "the authentication helper's socket", peer: true, handler) }
+    }
+
     /// The password stage opened (or PAM refused and the stage waits for a new prompt):
     /// start a transaction.
-    package func begin() {
+    private func begin() {
         guard !inTransaction else { return }
         if process == nil || process?.poll() != nil {
             restart(reason: nil)
@@ -98,7 +124,7 @@ package final class AuthSession {
     }
 
     /// The stage closed: the transaction ends without an answer; the secret is wiped.
-    package func cancel() {
+    private func cancel() {
         secret.clear()
         guard inTransaction, answeredAt == nil else { return }
         try? channel?.send(AuthRequest.cancel.frame)

@@ -1,0 +1,31 @@
+import CGraphics
+import SlidegateCore
+
+/// Adds a rectangle with rounded corners to the current path.
+func roundedRectPath(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+    let rad = min(radius, r.width / 2, r.height / 2)
+    cairo_new_sub_path(cr)
+    cairo_arc(cr, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
+    cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+    cairo_arc(cr, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+    cairo_arc(cr, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
+    cairo_close_path(cr)
+}
+
+/// A Pango context for `fontMap` with the font options every slidegate drawing uses (grey
+/// antialiasing, no hinting: the same pixels on any X server and offscreen), and `family`
+/// at `size` pixels.
+func makePangoContext(_ fontMap: FontMap, family: String, size: Double) -> OpaquePointer {
+    let context = pango_font_map_create_context(fontMap.pointer)!
+    let options = cairo_font_options_create()
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    pango_cairo_context_set_font_options(context, options)
+    cairo_font_options_destroy(options)
+    let description = pango_font_description_from_string(family)
+    pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+    pango_context_set_font_description(context, description)
+    pango_font_description_free(description)
+    return context
+}
