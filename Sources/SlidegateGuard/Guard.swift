@@ -51,6 +51,9 @@ package final class Guard {
     private var nextPing: Double?
     private var command: ChildProcess?
     private var pendingMotion: (x: Double, y: Double, at: Double)?
+    /// When motion last went to the gate and the UI: at most once per frame interval, the
+    /// newest position (a press or release sends what is pending first).
+    private var lastMotion = -Double.infinity
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
@@ -159,15 +162,16 @@ package final class Guard {
 
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
     private func pass() -> EventLoop.Turn {
-        if let status = flushMotion() { return .exit(status) }
         let now = monotonicNow()
+        let motionDue = lastMotion + 1 / Double(options.fps)
+        if pendingMotion != nil && now >= motionDue, let status = flushMotion() { return .exit(status) }
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
         syncEntry(wasOpen: true)
         if let auth {
             if let failed = auth.check(at: now), let status = input(failed, at: now) { return .exit(status) }
             watchAuth()
         }
-        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline]
+        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline, pendingMotion == nil ? nil : motionDue]
         if !grabs.held {
             grabs.regrab(at: now)
             if !grabs.held { deadlines.append(now + 0.02) }
@@ -223,6 +227,7 @@ package final class Guard {
             // Until the server confirms MouseKeys off, the pointer may be the keypad.
             return nil
         case MotionNotify:
+            // A hint: where the pointer is is asked when the motion goes to the gate.
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
             && gate.scene(at: now).banner != nil
@@ -270,10 +275,23 @@ package final class Guard {
         cover.raise()
     }
 
-    /// Hands the last motion of a burst to the gate and the UI: one message per burst.
+    /// Hands the newest motion to the gate and the UI: at most one message per frame interval.
     private func flushMotion() -> ExitStatus? {
-        guard let m = pendingMotion else { return nil }
+        guard var m = pendingMotion else { return nil }
         pendingMotion = nil
+        let now = monotonicNow()
+        lastMotion = now
+        // Asking also re-arms the hint: the server sends the next one after this.
+        var root: Window = 0
+        var child: Window = 0
+        var rootX: Int32 = 0
+        var rootY: Int32 = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var mask: UInt32 = 0
+        if XQueryPointer(display.pointer, display.root, &root, &child, &rootX, &rootY, &x, &y, &mask) != 0 {
+            m = (Double(rootX) - cover.slider.x, Double(rootY) - cover.slider.y, now)
+        }
         return input(.motion(x: m.x, y: m.y), at: m.at)
     }
 

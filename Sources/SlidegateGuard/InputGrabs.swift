@@ -31,7 +31,10 @@ final class InputGrabs {
     /// After this long without the grabs, a small "locking…" notice shows that something
     /// is happening (it covers nothing and does not look locked).
     static let noticeDelay = 0.25
-    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+    /// Motion as hints: one MotionNotify, then none until the guard asks where the pointer
+    /// is, which it does at most once a frame, so a 1000 Hz mouse does not wake it 1000
+    /// times a second.
+    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask | PointerMotionHintMask
 
     /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
     /// keeps one), then the other masters and MouseKeys.

@@ -32,6 +32,8 @@ package final class Runner {
     private var changed = true
     /// When the next animation frame is due.
     private var frameDue: Double?
+    /// When a frame was last painted: input repaints at most `--fps` times a second.
+    private var lastPaint = -Double.infinity
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
@@ -231,10 +233,18 @@ package final class Runner {
         }
         var deadline: Double?
         if !blanking.isBlank {
-            if changed || frameDue.map({ now >= $0 }) ?? true { try paint(at: now) }
-            changed = false
+            let frame = 1 / Double(options.fps)
+            // A pointer at 1000 Hz must not mean 1000 frames a second: a change waits for the
+            // frame interval since the last paint, and then the newest state is painted.
+            let inputWaits = changed && now < lastPaint + frame
+            if (changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true {
+                try paint(at: now)
+                lastPaint = now
+                changed = inputWaits
+            }
             deadline = gate.nextDeadline(after: now)
             frameDue = deadline
+            if changed { deadline = min(deadline ?? .infinity, lastPaint + frame) }
             if let d = deadline, d - now > 0.5, shown?.label != nil {
                 blanking.checkMonitors()
                 if blanking.isBlank { deadline = gate.nextActionDeadline }
