@@ -72,6 +72,11 @@ extension OptionSpec {
             modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
             summary: "lock mode: a line shown above the slider"),
         OptionSpec(
+            name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
+            expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both,
+            help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],
+            summary: "how the gate opens"),
+        OptionSpec(
             name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
             defaultValue: nil, modes: .windowed,
             help: [

@@ -24,6 +24,7 @@ package struct Options: Equatable, Sendable {
     package var pamService = "slidegate"
     /// `--message`: a line above the slider for the whole lock.
     package var message: String?
+    package var reveal = Reveal.none
     /// Seconds without a key after which the password stage closes; only the tests change
     /// it (SLIDEGATE_TEST_IDLE_LIMIT, README: testing notes).
     package var idleLimit = PasswordEntry.idleLimit
@@ -132,6 +133,9 @@ extension Options {
                 guard let method = AuthMethod(rawValue: v) else { throw bad() }
                 options.auth = method
             case "message": options.message = v
+            case "reveal":
+                guard let how = Reveal(rawValue: v) else { throw bad() }
+                options.reveal = how
             case "pam-service":
                 guard !v.isEmpty, !v.contains("/") else { throw bad() }
                 options.pamService = v

@@ -154,10 +154,24 @@ package final class Guard {
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })
+        if status == .completed { reveal() }
         stopUI()
         command?.stop()
         if let summary = auth?.summary { report(summary) }
         return status
+    }
+
+    /// `--reveal`: the cover is cut away before the grabs go (input waits meanwhile); if
+    /// the server cannot shape it, it goes at once.
+    private func reveal() {
+        let size = display.rootSize()
+        if !RevealAnimation.play(
+            options.reveal, on: cover.cover, width: Double(size.width), height: Double(size.height), fps: options.fps,
+            display: display)
+        {
+            XUnmapWindow(display.pointer, cover.cover)
+            XSync(display.pointer, 0)
+        }
     }
 
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.

@@ -183,6 +183,14 @@ package final class Runner {
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in try pass() })
+        if status == .completed, guardLink == nil,
+            !RevealAnimation.play(
+                options.reveal, on: stage.window, width: stage.slider.width, height: stage.slider.height, fps: options.fps,
+                display: display)
+        {
+            XUnmapWindow(display.pointer, stage.window)
+            XSync(display.pointer, 0)
+        }
         if let summary = auth?.summary { report(summary) }
         return status
     }

@@ -37,6 +37,8 @@ import Testing
                                          or pam (the user's password, checked by PAM)
                   --pam-service NAME     the PAM service for --auth pam (default slidegate)
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
+                  --reveal HOW           how the gate opens: none (default), center, left, right, top
+                                         or bottom (the cover is cut away over 0.35 s)
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such
                                          as 600x80+100+100 (negative offsets count from the right or
                                          bottom); the window is the slider

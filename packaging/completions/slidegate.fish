@@ -6,6 +6,7 @@ complete -c slidegate -l timeout -x -d 'give up after this many seconds (exit 4)
 complete -c slidegate -l auth -x -a 'none pam' -d 'what opens the gate after the slide'
 complete -c slidegate -l pam-service -x -d 'the PAM service for --auth pam'
 complete -c slidegate -l message -x -d 'lock mode: a line shown above the slider'
+complete -c slidegate -l reveal -x -a 'none center left right top bottom' -d 'how the gate opens'
 complete -c slidegate -l geometry -x -d 'windowed mode: the window geometry'
 complete -c slidegate -l slider -x -d 'lock mode: the slider rectangle on the primary monitor'
 complete -c slidegate -l background -x -d 'background colour'
