@@ -179,8 +179,9 @@ package final class Guard {
         let now = monotonicNow()
         let motionDue = lastMotion + 1 / Double(options.fps)
         if pendingMotion != nil && now >= motionDue, let status = flushMotion() { return .exit(status) }
+        let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
-        syncEntry(wasOpen: true)
+        syncEntry(wasOpen: wasOpen)
         if let auth {
             if let failed = auth.check(at: now), let status = input(failed, at: now) { return .exit(status) }
             watchAuth()
