@@ -31,6 +31,8 @@ package final class Guard {
     static let pingAfterInput = 0.25
 
     private let options: Options
+    /// `--fps`, or the fastest monitor's refresh rate when that is lower.
+    private let fps: Int
     private let signals: SignalWatch
     private let program: Executable
     private let display: XDisplay
@@ -108,6 +110,7 @@ package final class Guard {
             auth = nil
         }
         display = try XDisplay()
+        fps = display.frameRate(cappedAt: options.fps)
         loop = EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
@@ -166,7 +169,7 @@ package final class Guard {
     private func reveal() {
         let size = display.rootSize()
         if !RevealAnimation.play(
-            options.reveal, on: cover.cover, width: Double(size.width), height: Double(size.height), fps: options.fps,
+            options.reveal, on: cover.cover, width: Double(size.width), height: Double(size.height), fps: fps,
             display: display)
         {
             XUnmapWindow(display.pointer, cover.cover)
@@ -177,7 +180,7 @@ package final class Guard {
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
     private func pass() -> EventLoop.Turn {
         let now = monotonicNow()
-        let motionDue = lastMotion + 1 / Double(options.fps)
+        let motionDue = lastMotion + 1 / Double(fps)
         if pendingMotion != nil && now >= motionDue, let status = flushMotion() { return .exit(status) }
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
@@ -206,7 +209,7 @@ package final class Guard {
         }
         if let fallback {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
-            if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(options.fps)) }
+            if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(fps)) }
         }
         deadlines += [nextPing, ui?.answerDue, fallbackAt]
         return .wait(until: deadlines.compactMap { $0 }.min())

@@ -59,6 +59,8 @@ package final class Runner {
             }
             let signals = try SignalWatch()
             let display = try XDisplay()
+            var options = options
+            options.fps = display.frameRate(cappedAt: options.fps)
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
             var auth: AuthSession?
             if options.auth == .pam {
@@ -115,6 +117,7 @@ package final class Runner {
                     }
                 }
             }
+            options.fps = display.frameRate(cappedAt: options.fps)
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
             let runner = try Runner(options, display, signals, loop, fontMap, stage, link)

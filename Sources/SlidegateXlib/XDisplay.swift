@@ -120,6 +120,28 @@ package final class XDisplay {
         return [Monitor(rect: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), primary: true)]
     }
 
+    /// `fps`, or the fastest active monitor's refresh rate (rounded up) when that is lower:
+    /// frames the screens cannot show are not drawn. RandR's mode timings say the rate; a
+    /// server that gives none (Xvfb) leaves `fps` as it is.
+    package func frameRate(cappedAt fps: Int) -> Int {
+        guard let resources = XRRGetScreenResourcesCurrent(pointer, root) else { return fps }
+        defer { XRRFreeScreenResources(resources) }
+        let r = resources.pointee
+        var fastest = 0.0
+        for i in 0..<Int(r.ncrtc) {
+            guard let crtc = XRRGetCrtcInfo(pointer, resources, r.crtcs[i]) else { continue }
+            defer { XRRFreeCrtcInfo(crtc) }
+            guard crtc.pointee.mode != 0, let mode = (0..<Int(r.nmode)).map({ r.modes[$0] }).first(where: { $0.id == crtc.pointee.mode })
+            else { continue }
+            var lines = Double(mode.vTotal)
+            if mode.modeFlags & UInt(RR_DoubleScan) != 0 { lines *= 2 }
+            if mode.modeFlags & UInt(RR_Interlace) != 0 { lines /= 2 }
+            guard mode.dotClock > 0, mode.hTotal > 0, lines > 0 else { continue }
+            fastest = max(fastest, Double(mode.dotClock) / (Double(mode.hTotal) * lines))
+        }
+        return fastest > 0 ? min(fps, Int(fastest.rounded(.up))) : fps
+    }
+
     /// The primary monitor's rectangle, or the first monitor's when none is primary.
     package func primaryMonitor() -> Rect {
         let all = monitors()
