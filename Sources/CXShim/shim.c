@@ -2,6 +2,7 @@
 #include "CXShim.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -94,13 +95,41 @@ static int starts_mapping(const char *line) {
     return dash && space && dash < space;
 }
 
+/* Drops, page by page, the pages of a private file mapping [start, end) that are still the
+   file's own (never written, so not copied): /proc/self/pagemap marks them present and
+   file-backed. Returns how many it dropped. */
+static unsigned long drop_clean_file_pages(int pagemap, unsigned long start, unsigned long end) {
+    const unsigned long page = (unsigned long)sysconf(_SC_PAGESIZE);
+    unsigned long dropped = 0, run = 0, address;
+    uint64_t entries[512];
+    for (address = start; address < end;) {
+        unsigned long count = (end - address) / page;
+        if (count > 512) count = 512;
+        ssize_t got = pread(pagemap, entries, count * sizeof entries[0], (off_t)(address / page * sizeof entries[0]));
+        if (got <= 0) break;
+        count = (unsigned long)got / sizeof entries[0];
+        for (unsigned long i = 0; i < count; i++, address += page) {
+            int clean = (entries[i] >> 63 & 1) && (entries[i] >> 61 & 1);
+            if (clean) {
+                if (run == 0) run = address;
+                continue;
+            }
+            if (run && madvise((void *)run, address - run, MADV_DONTNEED) == 0) dropped += (address - run) / page;
+            run = 0;
+        }
+    }
+    if (run && madvise((void *)run, address - run, MADV_DONTNEED) == 0) dropped += (address - run) / page;
+    return dropped;
+}
+
 int sg_shed_startup_pages(void) {
     malloc_trim(0);
     FILE *smaps = fopen("/proc/self/smaps", "re");
     if (!smaps) return 0;
+    int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     char line[512];
     unsigned long start = 0, end = 0;
-    int candidate = 0, dropped = 0;
+    int candidate = 0, writable = 0, dropped = 0;
     while (fgets(line, sizeof line, smaps)) {
         if (starts_mapping(line)) {
             char *cursor;
@@ -113,12 +142,20 @@ int sg_shed_startup_pages(void) {
             while (*cursor && *cursor != ' ') cursor++;
             unsigned long inode = strtoul(cursor, &cursor, 10);
             while (*cursor == ' ') cursor++;
-            candidate = inode != 0 && perms[1] != 'w' && *cursor == '/';
+            writable = perms[1] == 'w';
+            /* Shared writable mappings are left alone: their pages are not ours to drop. */
+            candidate = inode != 0 && *cursor == '/' && !(writable && perms[3] == 's');
         } else if (candidate && strncmp(line, "Anonymous:", 10) == 0) {
-            if (strtoul(line + 10, NULL, 10) == 0 && madvise((void *)start, end - start, MADV_DONTNEED) == 0) dropped++;
+            if (!writable && strtoul(line + 10, NULL, 10) == 0) {
+                if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) dropped++;
+            } else if (pagemap >= 0 && drop_clean_file_pages(pagemap, start, end) > 0) {
+                /* Written data and relocations were copied and stay; the rest goes. */
+                dropped++;
+            }
             candidate = 0;
         }
     }
+    if (pagemap >= 0) close(pagemap);
     fclose(smaps);
     return dropped;
 }

@@ -27,10 +27,12 @@ void sg_image_destroy(XImage *image);
 int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout);
 
 /* Gives pages no longer needed back to the kernel: malloc_trim(0), then MADV_DONTNEED on
-   every read-only, file-backed mapping that has no private (copied) pages, read from
-   /proc/self/smaps. The dropped pages stay in the page cache and come back without I/O if
-   used again. Mappings with copied pages (RELRO, written data) are left alone, since
-   dropping them would lose the copies. Returns the number of mappings dropped. */
+   every read-only, file-backed private mapping that has no copied pages (from
+   /proc/self/smaps), and, in the other private file mappings (writable data, RELRO), on
+   each page that is still the file's own (/proc/self/pagemap: present and file-backed).
+   Copied pages (written data, relocations) stay, since dropping them would lose them;
+   dropped pages stay in the page cache and come back without I/O if used again. Returns
+   the number of mappings it dropped pages of. */
 int sg_shed_startup_pages(void);
 
 /* open(path, O_PATH | O_CLOEXEC): O_PATH needs _GNU_SOURCE. -1 with errno. */
