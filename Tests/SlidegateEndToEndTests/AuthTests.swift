@@ -288,6 +288,8 @@ final class ThrowawayUser {
 
     init(password: String) throws {
         name = "sgtest\(getpid() % 100000)"
+        // A run that was killed may have left it behind.
+        if getpwnam(name) != nil { _ = try Child("/usr/sbin/userdel", [name]).wait(timeout: 10) }
         let add = try Child("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name])
         guard add.wait(timeout: 10) == 0 else { throw Child.SpawnError(path: "useradd: \(add.standardError)", code: EPERM) }
         let input = "/tmp/slidegate-chpasswd-\(getpid())"
