@@ -248,8 +248,8 @@ package final class Guard {
             // A hint: where the pointer is is asked when the motion goes to the gate.
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
-            && gate.scene(at: now).banner != nil
-            && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root)):
+            && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
+            && gate.banners.visible(at: now) != nil:
             // A click on the banner dismisses it.
             return input(.bannerClicked, at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1):
@@ -439,7 +439,7 @@ package final class Guard {
                 return nil
             }
             let settings = UISettings(
-                text: options.text, background: options.background, foreground: options.foreground, fps: options.fps,
+                text: options.text, background: options.background, foreground: options.foreground, fps: fps,
                 unlockCommand: options.unlockCommand, auth: options.auth, message: options.message)
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))

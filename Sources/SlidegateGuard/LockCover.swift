@@ -115,7 +115,8 @@ final class LockCover {
 
     /// Fits the cover to the screen and places the slider on the primary monitor:
     /// `--slider` relative to its top-left corner, or centred horizontally in its lower part.
-    /// Both from what the server says now. Returns true when the slider moved or changed size.
+    /// Both from what the server says now; the banner strip and the message line follow.
+    /// Returns true when any of the windows inside the cover moved or changed size.
     @discardableResult
     func layOut() -> Bool {
         let dpy = display.pointer
@@ -126,7 +127,7 @@ final class LockCover {
         }
         let monitor = display.primaryMonitor()
         let defaultSize = Self.defaultSize(on: monitor)
-        let old = slider
+        let old = inner.map(\.rect)
         if let sliderGeometry {
             slider = sliderGeometry.resolve(in: monitor, defaultSize: defaultSize)
         } else {
@@ -142,8 +143,9 @@ final class LockCover {
             height: Self.bannerHeight(forSlider: slider.height))
         let line = (slider.height * 0.6).rounded()
         message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
-        if slider != old { inner.forEach(place) }
-        return slider != old
+        let changed = inner.map(\.rect) != old
+        if changed { inner.forEach(place) }
+        return changed
     }
 
     /// The banner strip's height: a box four fifths of the slider's height (at least 48),

@@ -24,7 +24,8 @@ import SlidegateCore
 //
 // GUARD → UI
 //   hello    (1)  u32 protocol, string build
-//   settings (2)  string label, f64×4 background RGBA, f64×4 foreground RGBA, u32 fps,
+//   settings (2)  string label, f64×4 background RGBA, f64×4 foreground RGBA, u32 fps (already
+//                 capped at the fastest monitor's refresh rate),
 //                 u8 whether an unlock command runs on completion (1) or not (0), then
 //                 if 1: string the command (the UI runs nothing; its gate must know that
 //                 a completion is checked, to show "unlocking…" as the guard's does),

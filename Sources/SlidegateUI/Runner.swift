@@ -117,7 +117,6 @@ package final class Runner {
                     }
                 }
             }
-            options.fps = display.frameRate(cappedAt: options.fps)
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
             let runner = try Runner(options, display, signals, loop, fontMap, stage, link)
