@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev", "libxi-dev", "libxext-dev"])]),
         .systemLibrary(name: "CXScreenSaver", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev", "libxext-dev"])]),
         .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
+        .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(
             name: "CGraphics",
@@ -53,9 +54,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"]),
-        // Checks answers with PAM for the guard; the only program that loads PAM modules.
+        // Checks answers with PAM, and PINs with libxcrypt, for the guard; the only program
+        // that loads PAM modules. Also writes the PIN file (`slidegate --set-pin`).
         .executableTarget(
-            name: "slidegate-auth", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CXShim"]),
+            name: "slidegate-auth",
+            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"]),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         .testTarget(
             name: "SlidegateRenderTests",

@@ -24,6 +24,14 @@ package enum GateInput: Equatable, Sendable {
     case authVerdict(granted: Bool, message: String?)
     /// The person clicked the banner.
     case bannerClicked
+    /// The scroll wheel turned one notch at (x, y): down (toward the person) or up.
+    case scroll(x: Double, y: Double, down: Bool)
+    /// A key for the PIN wheels (`--auth pin`).
+    case wheelKey(WheelKey)
+    /// The helper's verdict on the wheels' digits: granted, or refused with its reason.
+    case pinVerdict(granted: Bool, message: String?)
+    /// The wheels spin to these (random) digits: at the start and after each wrong PIN.
+    case scramble([Int])
 }
 
 /// What the gate asks the program around it to do.
@@ -32,6 +40,10 @@ package enum GateAction: Equatable, Sendable {
     case runUnlockCommand(String)
     /// What the guard does to the secret it holds (append the typed character, …).
     case secret(SecretEdit)
+    /// Check the wheels' digits against the PIN file.
+    case checkPin
+    /// Draw random digits for the wheels and hand them back as `.scramble`.
+    case scrambleWheels
 }
 
 /// The slide gate: inputs and time in, a `Scene` and actions out. It composes the small
@@ -53,6 +65,8 @@ package struct Gate: Sendable {
         package var bannersInTrack: Bool
         /// Seconds without a key after which the password stage closes and is wiped.
         package var idleLimit = PasswordEntry.idleLimit
+        /// How many wheels the PIN has (`--auth pin`), from the PIN file.
+        package var pinLength = 0
 
         package init(
             text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
@@ -73,6 +87,10 @@ package struct Gate: Sendable {
     package private(set) var verification: Verification
     package private(set) var entry = PasswordEntry()
     package private(set) var limiter = AttemptLimiter()
+    /// `--auth pin`: the wheels, their failures, and whether the helper checks them now.
+    package private(set) var wheels: Wheels?
+    package private(set) var pinLimiter = AttemptLimiter(schedule: .pin)
+    package private(set) var checkingPin = false
     package private(set) var banners = BannerQueue()
     package private(set) var capsLock = false
     package let presenter: Presenter
@@ -88,6 +106,7 @@ package struct Gate: Sendable {
         verification = Verification()
         presenter = Presenter(text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack)
         deadline = settings.timeout.map { start + $0 }
+        if settings.auth.usesPin { wheels = Wheels(count: settings.pinLength) }
     }
 
     /// The parts that change as the gate runs: what one process hands another so that both
@@ -99,10 +118,14 @@ package struct Gate: Sendable {
         package var limiter: AttemptLimiter
         package var banners: BannerQueue
         package var capsLock: Bool
+        package var wheels: Wheels?
+        package var pinLimiter: AttemptLimiter
+        package var checkingPin: Bool
 
         package init(
             slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(),
-            limiter: AttemptLimiter = AttemptLimiter(), banners: BannerQueue = BannerQueue(), capsLock: Bool = false
+            limiter: AttemptLimiter = AttemptLimiter(), banners: BannerQueue = BannerQueue(), capsLock: Bool = false,
+            wheels: Wheels? = nil, pinLimiter: AttemptLimiter = AttemptLimiter(schedule: .pin), checkingPin: Bool = false
         ) {
             self.slide = slide
             self.verification = verification
@@ -110,13 +133,16 @@ package struct Gate: Sendable {
             self.limiter = limiter
             self.banners = banners
             self.capsLock = capsLock
+            self.wheels = wheels
+            self.pinLimiter = pinLimiter
+            self.checkingPin = checkingPin
         }
     }
 
     package var snapshot: Snapshot {
         Snapshot(
             slide: slide.phase, verification: verification.state, entry: entry, limiter: limiter, banners: banners,
-            capsLock: capsLock)
+            capsLock: capsLock, wheels: wheels, pinLimiter: pinLimiter, checkingPin: checkingPin)
     }
 
     /// A gate that carries on from `snapshot`.
@@ -128,6 +154,9 @@ package struct Gate: Sendable {
         limiter = snapshot.limiter
         banners = snapshot.banners
         capsLock = snapshot.capsLock
+        if wheels != nil, let saved = snapshot.wheels, saved.count == wheels?.count { wheels = saved }
+        pinLimiter = snapshot.pinLimiter
+        checkingPin = snapshot.checkingPin
     }
 
     package var isDragging: Bool { slide.isDragging }
@@ -140,9 +169,17 @@ package struct Gate: Sendable {
         layout = newLayout
     }
 
-    /// Ends a drag in progress without completing it: the thumb springs back.
+    /// Ends a drag in progress without completing it: the thumb springs back, and a held
+    /// wheel settles where it is.
     package mutating func cancelDrag(at now: Double) {
         if slide.isDragging { slide.cancel(at: now) }
+        wheels?.release(at: now)
+    }
+
+    /// Whether the wheels (and, with them, the slider) take input at `now`: not while a PIN
+    /// or the unlock command is checked, the password stage is open, or a PIN delay runs.
+    package func wheelsTakeInput(at now: Double) -> Bool {
+        wheels != nil && !verification.isVerifying && !entry.isOpen && !pinLimiter.isBlocked(at: now)
     }
 
     /// The parts as they are at `now`: a finished spring-back is rest, an expired refusal is
@@ -164,6 +201,7 @@ package struct Gate: Sendable {
         guard exitStatus == nil else { return nil }
         (slide, verification) = settled(at: now)
         banners.advance(to: now)
+        wheels?.advance(to: now)
         if let idle = idleDeadline, now >= idle {
             closeEntry(at: now)
             return .secret(.clear)
@@ -187,20 +225,61 @@ package struct Gate: Sendable {
         case .closeRequested:
             return finish(.windowClosed)
         case .press(let x, let y):
-            guard !verification.isVerifying, !entry.isOpen, !limiter.isBlocked(at: now), slide.canGrab(at: now),
-                layout.thumb(at: slide.value(at: now)).contains(x: x, y: y)
+            if let row = layout.wheelRow, let index = row.index(atX: x, y: y) {
+                if wheelsTakeInput(at: now), !slide.isDragging { wheels?.grab(index, y: row.digits(forPointerY: y), at: now) }
+                return nil
+            }
+            guard !verification.isVerifying, !entry.isOpen, !limiter.isBlocked(at: now), !pinLimiter.isBlocked(at: now),
+                wheels?.held == nil, slide.canGrab(at: now), layout.thumb(at: slide.value(at: now)).contains(x: x, y: y)
             else { return nil }
             slide.grab(at: layout.position(forPointerX: x), now: now)
             verification.dismissRefusal()
-        case .motion(let x, _):
-            slide.move(to: layout.position(forPointerX: x))
+        case .motion(let x, let y):
+            if wheels?.held != nil, let row = layout.wheelRow {
+                wheels?.drag(y: row.digits(forPointerY: y), at: now)
+            } else {
+                slide.move(to: layout.position(forPointerX: x))
+            }
         case .release:
+            if wheels?.held != nil {
+                wheels?.release(at: now)
+                return nil
+            }
             guard slide.release(at: now) else { return nil }
+            if settings.auth.usesPin { return confirmPin() }
             if settings.auth == .pam {
                 openEntry(at: now)
                 return nil
             }
             return granted()
+        case .scroll(let x, let y, let down):
+            guard wheelsTakeInput(at: now), let index = layout.wheelRow?.index(atX: x, y: y) else { return nil }
+            wheels?.scroll(index, by: down ? 1 : -1, at: now)
+        case .wheelKey(let key):
+            guard settings.auth == .pin, wheelsTakeInput(at: now), wheels?.handle(key, at: now) == true,
+                !slide.isDragging, slide.canGrab(at: now)
+            else { return nil }
+            slide.complete()
+            verification.dismissRefusal()
+            return confirmPin()
+        case .pinVerdict(let granted, let message):
+            guard checkingPin else { return nil }
+            checkingPin = false
+            if granted {
+                pinLimiter.succeeded()
+                return self.granted()
+            }
+            verification.cancel()
+            if timedOutWhileVerifying { return finish(.timedOut) }
+            slide.cancel(at: now)
+            pinLimiter.failed(at: now)
+            banners.post(Banner(.error, message ?? Presenter.wrongPinText), at: now)
+            if let until = pinLimiter.blockedUntil, pinLimiter.failures >= pinLimiter.countdownFrom {
+                banners.post(Banner(.warning, "try again in", countdownUntil: until), at: now)
+            }
+            return .scrambleWheels
+        case .scramble(let digits):
+            wheels?.scramble(to: digits, at: now)
         case .unlockCommandFinished(let succeeded):
             guard verification.isVerifying else { return nil }
             verification.finish(granted: succeeded, at: now)
@@ -209,7 +288,7 @@ package struct Gate: Sendable {
             if entry.isOpen { closeEntry(at: now) } else { slide.cancel(at: now) }
             if !settings.bannersInTrack { banners.post(Banner(.error, presenter.refusalText), at: now) }
         case .key(let key):
-            guard settings.auth == .pam, !verification.isVerifying, !limiter.isBlocked(at: now) else { return nil }
+            guard settings.auth.usesPassword, !verification.isVerifying, !limiter.isBlocked(at: now) else { return nil }
             if !entry.isOpen {
                 guard key == .character, !slide.isDragging else { return nil }
                 slide.complete()
@@ -230,12 +309,13 @@ package struct Gate: Sendable {
             guard entry.isOpen else { return nil }
             if granted {
                 limiter.succeeded()
+                pinLimiter.succeeded()
                 return self.granted()
             }
             limiter.failed(at: now)
             entry.refused(at: now)
             banners.post(Banner(.error, message ?? "wrong password"), at: now)
-            if let until = limiter.blockedUntil, limiter.failures >= 4 {
+            if let until = limiter.blockedUntil, limiter.failures >= limiter.countdownFrom {
                 banners.post(Banner(.warning, "try again in", countdownUntil: until), at: now)
             }
         case .bannerClicked:
@@ -250,6 +330,14 @@ package struct Gate: Sendable {
         guard let command = settings.unlockCommand else { return finish(.completed) }
         verification.begin()
         return .runUnlockCommand(command)
+    }
+
+    /// The slide completed (or Enter was pressed) with the wheels set: the helper checks
+    /// their digits.
+    private mutating func confirmPin() -> GateAction {
+        verification.begin()
+        checkingPin = true
+        return .checkPin
     }
 
     private mutating func openEntry(at now: Double) {
@@ -287,16 +375,29 @@ package struct Gate: Sendable {
 
     package func scene(at now: Double) -> Scene {
         let (slide, verification) = settled(at: now)
-        return presenter.scene(
+        var scene = presenter.scene(
             slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
             banners: banners, at: now)
+        if let wheels {
+            scene.wheels = Scene.WheelsView(
+                positions: wheels.positions(at: now), focus: settings.auth == .pin ? wheels.focus : nil,
+                enabled: !pinLimiter.isBlocked(at: now))
+        }
+        return scene
+    }
+
+    /// When the wheels next need a frame (while any turns by itself), or a PIN delay ends.
+    private func wheelsChange(after now: Double) -> Double? {
+        guard let wheels else { return nil }
+        if wheels.isMoving(at: now) { return now + 1 / Double(settings.fps) }
+        return pinLimiter.blockedUntil.flatMap { $0 > now ? $0 : nil }
     }
 
     /// Whether the scene changes by itself after `now` (the shimmer, a spring-back).
     package func animates(at now: Double) -> Bool {
         let (slide, verification) = settled(at: now)
         return presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now) != nil
-            || banners.nextChange(after: now, fps: settings.fps) != nil
+            || banners.nextChange(after: now, fps: settings.fps) != nil || wheels?.isMoving(at: now) == true
     }
 
     /// When the gate next has to act without input (the timeout), or nil: what a process
@@ -318,7 +419,7 @@ package struct Gate: Sendable {
         let (slide, verification) = settled(at: now)
         var next = [
             presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now),
-            banners.nextChange(after: now, fps: settings.fps), idleDeadline,
+            banners.nextChange(after: now, fps: settings.fps), idleDeadline, wheelsChange(after: now),
         ]
         if !verification.isVerifying { next.append(deadline) }
         if case .refused(let until) = verification.state { next.append(until) }

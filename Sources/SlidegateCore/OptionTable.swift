@@ -59,10 +59,24 @@ extension OptionSpec {
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
         OptionSpec(
-            name: "auth", argument: .choice(["none", "pam"]), placeholder: "METHOD",
-            expected: "none (the slide alone) or pam (the user's password)", defaultValue: "none", modes: .both,
-            help: ["what opens the gate once the slide completes: none (default),", "or pam (the user's password, checked by PAM)"],
+            name: "auth", argument: .choice(["none", "pam", "pin", "pin,pam"]), placeholder: "METHOD",
+            expected: "none (the slide alone), pam (the user's password), pin (the PIN wheels) or pin,pam (either)",
+            defaultValue: "none", modes: .both,
+            help: [
+                "what opens the gate once the slide completes: none (default),",
+                "pam (the user's password, checked by PAM), pin (the PIN set on",
+                "the wheels), or pin,pam (the wheels, or the password by keyboard)",
+            ],
             summary: "what opens the gate after the slide"),
+        OptionSpec(
+            name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
+            defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both,
+            help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],
+            summary: "the PIN file"),
+        OptionSpec(
+            name: "set-pin", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["read a new PIN (4-12 digits) twice and write the PIN file; exit 0"],
+            summary: "set the PIN and exit"),
         OptionSpec(
             name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
             defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],

@@ -25,6 +25,8 @@ package struct Options: Equatable, Sendable {
     /// `--message`: a line above the slider for the whole lock.
     package var message: String?
     package var reveal = Reveal.none
+    /// `--pin-file`, or nil for the default place (resolved from the environment when needed).
+    package var pinFile: String?
     /// Seconds without a key after which the password stage closes; only the tests change
     /// it (SLIDEGATE_TEST_IDLE_LIMIT, README: testing notes).
     package var idleLimit = PasswordEntry.idleLimit
@@ -51,11 +53,21 @@ package enum AuthMethod: String, Equatable, Sendable {
     case none
     /// The user's password, checked by PAM (in slidegate-auth).
     case pam
+    /// The PIN set on the wheels, checked against the PIN file (in slidegate-auth).
+    case pin
+    /// Either: the wheels by pointer, or the password by keyboard.
+    case pinAndPam = "pin,pam"
+
+    /// Whether keys type a password for PAM.
+    package var usesPassword: Bool { self == .pam || self == .pinAndPam }
+    package var usesPin: Bool { self == .pin || self == .pinAndPam }
 }
 
 /// What the command line asks for.
 package enum Invocation: Equatable, Sendable {
     case run(Options)
+    /// `--set-pin`: write a new PIN to the PIN file (`--pin-file`, or the default place).
+    case setPin(pinFile: String?)
     case help
     case version
 }
@@ -100,6 +112,8 @@ extension Options {
         var geometry: Geometry?
         var slider: Geometry?
         var backgroundText: String?
+        var setPin = false
+        var geometryText = ""
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -129,6 +143,10 @@ extension Options {
             case "help": return .help
             case "version": return .version
             case "fork": options.fork = true
+            case "set-pin": setPin = true
+            case "pin-file":
+                guard !v.isEmpty else { throw bad() }
+                options.pinFile = v
             case "auth":
                 guard let method = AuthMethod(rawValue: v) else { throw bad() }
                 options.auth = method
@@ -161,11 +179,20 @@ extension Options {
                 }
             case "geometry", "slider":
                 guard let g = Geometry(parsing: v) else { throw bad() }
-                try checkSize(g, option: name.name, text: v)
-                if name.name == "geometry" { geometry = g } else { slider = g }
+                if name.name == "geometry" {
+                    geometry = g
+                    geometryText = v
+                } else {
+                    try checkSize(g, option: name.name, text: v)
+                    slider = g
+                }
             default:
                 preconditionFailure("--\(name.name) is in the option table but not parsed")
             }
+        }
+        if setPin { return .setPin(pinFile: options.pinFile) }
+        if options.pinFile != nil && !options.auth.usesPin {
+            throw UserError("--pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin", status: .usage)
         }
         if let geometry {
             if slider != nil {
@@ -180,6 +207,7 @@ extension Options {
                 throw UserError(
                     "--message: shows on the lock screen and cannot be combined with --geometry (windowed mode)", status: .usage)
             }
+            try checkSize(geometry, option: "geometry", text: geometryText, withWheels: options.auth.usesPin)
             options.mode = .windowed(geometry)
         } else {
             options.mode = .lock(slider: slider)
@@ -192,11 +220,19 @@ extension Options {
         return .run(options)
     }
 
-    private static func checkSize(_ g: Geometry, option: String, text: String) throws(UserError) {
+    /// Windowed mode with the PIN wheels: the window is this many track heights tall (the
+    /// wheels 2, a gap 0.4, the track 1).
+    package static let windowedWheelsShare = 3.4
+
+    /// A slider's size must leave room for a thumb and a label; with the wheels, the track
+    /// below them (a `windowedWheelsShare`-th of the window's height) must.
+    private static func checkSize(_ g: Geometry, option: String, text: String, withWheels: Bool = false) throws(UserError) {
         guard let w = g.width, let h = g.height else { return }
-        guard h >= minimumHeight, w >= minimumAspect * h, w <= maximumSide, h <= maximumSide else {
+        let track = withWheels ? Int((Double(h) / windowedWheelsShare).rounded()) : h
+        guard track >= minimumHeight, w >= minimumAspect * track, w <= maximumSide, h <= maximumSide else {
+            let what = withWheels ? "a window whose track (below the wheels, 1/3.4 of its height) is" : "a slider"
             throw UserError(
-                "--\(option): expected a slider at least \(minimumHeight) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(text)\"",
+                "--\(option): expected \(what) at least \(minimumHeight) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(text)\"",
                 status: .usage)
         }
     }

@@ -149,28 +149,44 @@ package struct PasswordEntry: Equatable, Sendable {
     }
 }
 
-/// Failed attempts in a row and how long the next must wait: 1 s after each of the first
-/// three, then 2^(n−3) s after the n-th (2, 4, 8 … capped at 60 s). A success resets it.
+/// Failed attempts in a row and how long the next must wait. A success resets it.
+///
+/// Passwords: 1 s after each of the first three failures, then 2^(n−3) s after the n-th
+/// (2, 4, 8 … capped at 60 s). PINs, which are short: 1 s after each of the first four,
+/// then 1 min after the 5th, 5 min after the 6th, 15 min after the 7th and 8th, and 1 h
+/// after the 9th and every one after.
 package struct AttemptLimiter: Equatable, Sendable {
+    package enum Schedule: Equatable, Sendable {
+        case password, pin
+    }
+
+    package let schedule: Schedule
     package private(set) var failures = 0
     package private(set) var blockedUntil: Double?
 
-    package init(failures: Int = 0, blockedUntil: Double? = nil) {
+    package init(schedule: Schedule = .password, failures: Int = 0, blockedUntil: Double? = nil) {
+        self.schedule = schedule
         self.failures = failures
         self.blockedUntil = blockedUntil
     }
 
-    package static func delay(afterFailures n: Int) -> Double {
-        n < 4 ? 1 : min(Double(1 << min(n - 3, 6)), 60)
+    package static func delay(afterFailures n: Int, schedule: Schedule = .password) -> Double {
+        switch schedule {
+        case .password: n < 4 ? 1 : min(Double(1 << min(n - 3, 6)), 60)
+        case .pin: n < 5 ? 1 : n == 5 ? 60 : n == 6 ? 300 : n <= 8 ? 900 : 3600
+        }
     }
+
+    /// From which failure on a countdown banner says how long the wait is.
+    package var countdownFrom: Int { schedule == .pin ? 5 : 4 }
 
     package mutating func failed(at now: Double) {
         failures += 1
-        blockedUntil = now + Self.delay(afterFailures: failures)
+        blockedUntil = now + Self.delay(afterFailures: failures, schedule: schedule)
     }
 
     package mutating func succeeded() {
-        self = AttemptLimiter()
+        self = AttemptLimiter(schedule: schedule)
     }
 
     package func isBlocked(at now: Double) -> Bool {

@@ -10,6 +10,7 @@ package struct Presenter: Equatable, Sendable {
     /// Windowed mode: a banner's text replaces the label (or the prompt) in the track.
     package var bannersInTrack: Bool
     package static let capsLockText = "Caps Lock is on"
+    package static let wrongPinText = "wrong PIN"
 
     package init(text: String, fps: Int, bannersInTrack: Bool = true) {
         self.text = text

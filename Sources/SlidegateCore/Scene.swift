@@ -65,6 +65,21 @@ package struct Scene: Equatable, Sendable {
         }
     }
 
+    /// The PIN wheels (`--auth pin`): each wheel's position in digits (digit d faces the
+    /// person at d, d ± 10, …), the wheel keys work on if the keyboard works them, and
+    /// whether they take input (not during a PIN delay).
+    package struct WheelsView: Equatable, Sendable {
+        package var positions: [Double]
+        package var focus: Int?
+        package var enabled: Bool
+
+        package init(positions: [Double], focus: Int?, enabled: Bool) {
+            self.positions = positions
+            self.focus = focus
+            self.enabled = enabled
+        }
+    }
+
     /// 0 with the thumb at the start, 1 at the end.
     package var thumbValue: Double
     /// The text on the track, or nil for none.
@@ -75,6 +90,7 @@ package struct Scene: Equatable, Sendable {
     package var field: Field?
     /// The banner, in lock mode, where banners slide in from the top of the screen.
     package var banner: BannerView?
+    package var wheels: WheelsView?
 
     package init(thumbValue: Double, label: Label?, busy: Bool, field: Field? = nil, banner: BannerView? = nil) {
         self.thumbValue = thumbValue
@@ -82,5 +98,6 @@ package struct Scene: Equatable, Sendable {
         self.busy = busy
         self.field = field
         self.banner = banner
+        wheels = nil
     }
 }

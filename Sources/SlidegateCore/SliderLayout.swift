@@ -5,9 +5,12 @@
 package struct SliderLayout: Equatable, Sendable {
     package var bounds: Rect
     package var padding: Double
+    /// The PIN wheels (`--auth pin`), in the same coordinates.
+    package var wheelRow: WheelRow?
 
-    package init(bounds: Rect) {
+    package init(bounds: Rect, wheelRow: WheelRow? = nil) {
         self.bounds = bounds
+        self.wheelRow = wheelRow
         padding = max(2, (bounds.height * 0.07).rounded())
     }
 

@@ -51,6 +51,11 @@ package struct Verification: Equatable, Sendable {
         state = granted ? .granted : .refused(until: now + Self.refusalDuration)
     }
 
+    /// The check ended without a verdict that shows here (a wrong PIN says so in a banner).
+    package mutating func cancel() {
+        if state == .verifying { state = .idle }
+    }
+
     /// A new attempt began (the thumb was grabbed): an old refusal stops showing.
     package mutating func dismissRefusal() {
         if case .refused = state { state = .idle }

@@ -59,8 +59,12 @@ package final class Guard {
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
-    /// `--auth pam`: the helper, the secret, the keys.
+    /// `--auth pam` or `pin`: the helper, the secret, the keys.
     private let auth: AuthSession?
+    /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
+    private let pinLength: Int
+    /// Where the wheels' random digits come from: getrandom(2).
+    private var random = SystemRandomNumberGenerator()
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -102,10 +106,13 @@ package final class Guard {
         } catch {
             throw error.userError(.noDisplayOrLock, "cannot lock: no socket for the slider's drawing program")
         }
-        if options.auth == .pam {
+        pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
+        if options.auth != .none {
             sg_forbid_core_dumps()
             let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-            auth = try AuthSession(helperPath: launch.authPath, service: options.pamService, tty: tty)
+            auth = try AuthSession(
+                helperPath: launch.authPath, service: options.pamService, tty: tty,
+                pinFile: options.auth.usesPin ? options.pinFile : nil)
         } else {
             auth = nil
         }
@@ -120,10 +127,15 @@ package final class Guard {
         grabs = try InputGrabs(display: display)
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil)
+            message: options.message != nil, pinLength: pinLength)
         blanking = Blanking(display)
         let now = monotonicNow()
-        gate = Gate(settings: options.gateSettings, layout: Self.localLayout(cover.slider), start: now)
+        var settings = options.gateSettings
+        settings.pinLength = pinLength
+        gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength), start: now)
+        if let wheels = gate.wheels {
+            _ = gate.handle(.scramble(Wheels.scrambleDigits(count: wheels.count, previous: [], using: &random)), at: now)
+        }
         fallbackAt = now + FallbackSlider.delay
         sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
@@ -137,9 +149,19 @@ package final class Guard {
         return nil
     }
 
-    /// The slider's layout in its own coordinates, which is what both gates use.
-    private static func localLayout(_ slider: Rect) -> SliderLayout {
-        SliderLayout(bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height))
+    /// The slider's layout in its own coordinates, which is what both gates use; the wheels'
+    /// row relative to it.
+    private static func localLayout(_ cover: LockCover, pinLength: Int) -> SliderLayout {
+        let slider = cover.slider
+        return SliderLayout(
+            bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height),
+            wheelRow: pinLength == 0 ? nil : WheelRow(area: wheelArea(cover), count: pinLength))
+    }
+
+    /// The wheels' row relative to the slider's top-left corner.
+    private static func wheelArea(_ cover: LockCover) -> Rect {
+        let w = cover.wheels
+        return Rect(x: w.x - cover.slider.x, y: w.y - cover.slider.y, width: w.width, height: w.height)
     }
 
     /// `--fork`: the parent exits 0 once the screen is locked, leaving the child (which
@@ -258,9 +280,15 @@ package final class Guard {
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
             if let status = flushMotion() { return status }
             return input(.release, at: now)
+        case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
+            let x = Double(event.xbutton.x_root) - origin.x
+            let y = Double(event.xbutton.y_root) - origin.y
+            return input(.scroll(x: x, y: y, down: event.xbutton.button == UInt32(Button5)), at: now)
         case KeyPress:
             send(.keyPressed)
-            if let auth, let key = auth.key(of: &event) {
+            if options.auth == .pin {
+                if let key = WheelKey(&event) { return input(.wheelKey(key), at: now) }
+            } else if let auth, options.auth.usesPassword, let key = auth.key(of: &event) {
                 if let status = input(.key(key), at: now) { return status }
                 sendEcho()
             }
@@ -285,8 +313,8 @@ package final class Guard {
     /// now; a drag in progress springs back.
     private func relayout() {
         if cover.layOut() {
-            gate.relayout(Self.localLayout(cover.slider), at: monotonicNow())
-            send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+            gate.relayout(Self.localLayout(cover, pinLength: pinLength), at: monotonicNow())
+            sendLayout()
             send(.state(gate.snapshot))
             fallback?.invalidate()
         }
@@ -329,7 +357,7 @@ package final class Guard {
 
     /// Caps Lock, as the server has it now, goes to the gate when it changed.
     private func updateCapsLock(at now: Double) -> ExitStatus? {
-        guard auth != nil else { return nil }
+        guard options.auth.usesPassword else { return nil }
         var state = XkbStateRec()
         guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
         let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
@@ -372,6 +400,15 @@ package final class Guard {
         case .secret(let edit):
             guard let auth else { return nil }
             return auth.apply(edit, at: monotonicNow()).flatMap { input($0, at: monotonicNow()) }
+        case .checkPin:
+            // The guard's own wheels say what the digits are; the UI only draws them.
+            let now = monotonicNow()
+            guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
+            return auth.checkPin(digits, at: now).flatMap { input($0, at: now) }
+        case .scrambleWheels:
+            let now = monotonicNow()
+            guard let wheels = gate.wheels else { return nil }
+            return input(.scramble(Wheels.scrambleDigits(count: wheels.count, previous: wheels.digits(at: now), using: &random)), at: now)
         case nil:
             return nil
         }
@@ -396,6 +433,14 @@ package final class Guard {
             }
         }
         return nil
+    }
+
+    /// The slider's size and the wheels' row, for the UI to lay out as the guard's gate does.
+    private func sendLayout() {
+        send(
+            .layout(
+                width: Int(cover.slider.width), height: Int(cover.slider.height),
+                wheels: pinLength == 0 ? nil : Self.wheelArea(cover)))
     }
 
     /// Sends a message to the UI, if one runs; replaces a UI that stopped taking them.
@@ -440,11 +485,14 @@ package final class Guard {
             }
             let settings = UISettings(
                 text: options.text, background: options.background, foreground: options.foreground, fps: fps,
-                unlockCommand: options.unlockCommand, auth: options.auth, message: options.message)
+                unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
-            send(.windows(slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow)))
-            send(.layout(width: Int(cover.slider.width), height: Int(cover.slider.height)))
+            send(
+                .windows(
+                    slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
+                    wheels: UInt64(cover.wheelsWindow)))
+            sendLayout()
             send(.state(gate.snapshot))
             nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput
         } catch {

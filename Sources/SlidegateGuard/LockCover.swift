@@ -6,7 +6,7 @@ import SlidegateXlib
 
 /// The cover: an override-redirect window over the whole screen and, inside it, the
 /// windows where the UI draws — the slider, the banner strip at the top of the primary
-/// monitor, and the `--message` line above the slider. It watches them all and undoes
+/// monitor, the `--message` line above the slider, and the PIN wheels above that. It watches them all and undoes
 /// whatever another client does to them — unmapping, moving, resizing, reshaping,
 /// reparenting, windows put inside — and says when they were destroyed, so the guard makes
 /// them anew. Owns all of them.
@@ -16,6 +16,8 @@ final class LockCover {
     private let sliderGeometry: Geometry?
     private let shapeEventBase: Int32?
     private let hasMessage: Bool
+    /// How many PIN wheels there are (0: none).
+    private let pinLength: Int
     private(set) var cover: Window = 0
     /// The window the UI draws the slider into, a child of `cover`.
     private(set) var sliderWindow: Window = 0
@@ -23,18 +25,22 @@ final class LockCover {
     private(set) var bannerWindow: Window = 0
     /// The `--message` line above the slider, when there is one.
     private(set) var messageWindow: Window = 0
+    /// The PIN wheels' row, when there is one.
+    private(set) var wheelsWindow: Window = 0
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The banner strip's and the message line's rectangles on the root window.
     private(set) var banner = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var message = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
-    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool) throws(UserError) {
+    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int) throws(UserError) {
         self.display = display
         self.background = background
         sliderGeometry = geometry
         hasMessage = message
+        self.pinLength = pinLength
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
@@ -54,6 +60,7 @@ final class LockCover {
     /// The windows inside the cover, with where each belongs.
     private var inner: [(window: Window, rect: Rect)] {
         [(sliderWindow, slider), (bannerWindow, banner)] + (hasMessage ? [(messageWindow, message)] : [])
+            + (pinLength > 0 ? [(wheelsWindow, wheels)] : [])
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -78,6 +85,7 @@ final class LockCover {
         sliderWindow = child()
         bannerWindow = child()
         messageWindow = hasMessage ? child() : 0
+        wheelsWindow = pinLength > 0 ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }
@@ -143,9 +151,24 @@ final class LockCover {
             height: Self.bannerHeight(forSlider: slider.height))
         let line = (slider.height * 0.6).rounded()
         message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
+        if pinLength > 0 { wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor) }
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed
+    }
+
+    /// The wheels' row: 2.4 times the slider's height, as wide as the wheels need (at least the
+    /// slider's width, within the monitor), centred above `above` (the slider, or the
+    /// message line) — or below the slider when there is no room above it.
+    static func wheelRow(count: Int, above: Rect, slider: Rect, on monitor: Rect) -> Rect {
+        let height = (slider.height * 2.4).rounded()
+        let needed = (Double(count) * height * 0.5 * 1.16).rounded()
+        let width = min(monitor.width - 32, max(slider.width, needed))
+        let gap = (slider.height * 0.4).rounded()
+        let x = (slider.midX - width / 2).rounded(.down)
+        let top = above.y - gap - height
+        let y = top >= monitor.y + bannerHeight(forSlider: slider.height) ? top : slider.maxY + gap
+        return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
     }
 
     /// The banner strip's height: a box four fifths of the slider's height (at least 48),

@@ -14,6 +14,12 @@
 //                guard writes it straight from its locked buffer; the helper reads it
 //                straight into its own. It is the only message that carries a secret.
 //   cancel  (4)  end the pending conversation without an answer (the person went back)
+//   pin file (5) string path: where the PIN file is (`--auth pin`), sent after the hello
+//   pin     (6)  the wheels' digits as ASCII: the rest of the frame, raw bytes, written and
+//                read like `answer`. Outside a transaction only; the helper checks them
+//                against the PIN file's hash with crypt_rn and a constant-time compare,
+//                and answers with `verdict` (granted or refused, with a reason when the
+//                PIN file could not be used).
 //
 // HELPER → GUARD
 //   hello   (1)  u32 protocol, string build
@@ -26,18 +32,20 @@
 // unlocks only on that verdict *and* that exit status. Any other ending — another status,
 // a crash, no verdict within `AuthProtocol.answerLimit` of an answer — is a failed attempt.
 package enum AuthProtocol {
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
     /// The helper's exit status after a granted verdict, and only then.
     package static let grantedStatus: Int32 = 42
     /// Seconds PAM may take over an answer before the helper is taken for hung.
     package static let answerLimit = 60.0
     package static let answerKind: UInt8 = 3
+    package static let pinKind: UInt8 = 6
 }
 
 package enum AuthRequest: Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case begin(service: String, tty: String)
     case cancel
+    case pinFile(String)
 
     package var frame: [UInt8] {
         var w = FrameWriter()
@@ -48,6 +56,9 @@ package enum AuthRequest: Equatable, Sendable {
             w.string(service)
             w.string(tty)
         case .cancel: w.u8(4)
+        case .pinFile(let path):
+            w.u8(5)
+            w.string(path)
         }
         return w.framed
     }
@@ -59,6 +70,7 @@ package enum AuthRequest: Equatable, Sendable {
         case 1: self = .hello(protocol: try r.u32(), build: try r.string())
         case 2: self = .begin(service: try r.string(), tty: try r.string())
         case 4: self = .cancel
+        case 5: self = .pinFile(try r.string())
         case let kind: throw ProtocolError("unknown request kind \(kind)")
         }
         try r.end()

@@ -29,12 +29,16 @@ import SlidegateCore
 //                 u8 whether an unlock command runs on completion (1) or not (0), then
 //                 if 1: string the command (the UI runs nothing; its gate must know that
 //                 a completion is checked, to show "unlocking…" as the guard's does),
-//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage),
+//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage,
+//                 2 pin: it checks the wheels, 3 pin,pam: both), u32 the PIN's length
+//                 (the number of wheels; 0 without a PIN),
 //                 u8 has message, [string the --message line]
-//   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line (0:
-//                 none): the first message after settings. The UI asks the server their
-//                 sizes, again after each `layout`.
-//   layout   (4)  u32 width, u32 height: the slider's size; lay out anew
+//   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
+//                 the wheels (0: none): the first message after settings. The UI asks the
+//                 server their sizes, again after each `layout`.
+//   layout   (4)  u32 width, u32 height: the slider's size; u8 has wheels, [f64 x, y,
+//                 width, height: the wheels' row relative to the slider's top-left corner,
+//                 which is where both gates put it]; lay out anew
 //   state    (5)  the gate's snapshot: u8 slide phase (0 resting, 1 dragging, 2 springing,
 //                 3 at end), f64 a, f64 b (resting: since, 0; dragging: grab offset, value;
 //                 springing: from, start; at end: 0, 0), u8 verification (0 idle,
@@ -45,15 +49,23 @@ import SlidegateCore
 //                 banners: u8 showing, [banner, f64 start, u8 leaving, [f64 leaving]],
 //                 u32 waiting, banner × waiting; u8 Caps Lock. A banner is u8 kind (0 info,
 //                 1 warning, 2 error), string text, u8 countdown, [f64 until], u8 persistent.
+//                 Then the wheels: u8 present, [u32 count, u32 focus, u8 held, [u32 which],
+//                 count × (u8 motion (0 still, 1 held, 2 coasting, 3 settling), f64 × 5: the
+//                 motion's fields in `Wheel.Motion`'s order, 0 where unused)]; the PIN
+//                 limiter: u32 failures, u8 blocked, [f64 until]; u8 checking the PIN.
 //                 [..] is present only when the u8 before it is 1.
 //   input    (6)  f64 time, u8 input (0 press, 1 motion, 2 release, 3 unlock command
 //                 succeeded, 4 unlock command failed, 5 key character, 6 backspace,
 //                 7 clear, 8 escape, 9 enter, 10 Caps Lock on, 11 Caps Lock off,
-//                 12 banner clicked), f64 x, f64 y (0 where unused). Times are seconds on
-//                 CLOCK_MONOTONIC, which both processes share.
+//                 12 banner clicked, 13 scroll down, 14 scroll up, 15–24 wheel key digit
+//                 0–9, 25 left, 26 right, 27 up, 28 down, 29 enter), f64 x, f64 y (0 where
+//                 unused). Times are seconds on CLOCK_MONOTONIC, which both processes share.
 //   prompt   (9)  f64 time, string text, u8 echo: PAM asked (an input to the gate)
 //   notice   (10) f64 time, u8 kind (0 info, 1 warning, 2 error), string: PAM said so
 //   verdict  (11) f64 time, u8 granted, u8 has message, [string message]
+//   pin      (13) f64 time, u8 granted, u8 has message, [string message]: the helper's
+//                 verdict on the wheels' digits (the digits themselves never go to the UI)
+//   scramble (14) f64 time, u32 count (at most 12), u8 × count: the wheels spin to these
 //   echo     (12) string: what was typed for a prompt whose answer may be shown (never
 //                 sent for a hidden prompt)
 //   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
@@ -68,7 +80,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -82,13 +94,15 @@ package struct UISettings: Equatable, Sendable {
     package var fps: Int
     package var unlockCommand: String?
     package var auth: AuthMethod
+    package var pinLength: Int
     package var message: String?
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
-        message: String? = nil
+        pinLength: Int = 0, message: String? = nil
     ) {
         self.auth = auth
+        self.pinLength = pinLength
         self.message = message
         self.text = text
         self.background = background
@@ -102,8 +116,8 @@ package struct UISettings: Equatable, Sendable {
 package enum GuardMessage: Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case windows(slider: UInt64, banner: UInt64, message: UInt64)
-    case layout(width: Int, height: Int)
+    case windows(slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64)
+    case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
     case keyPressed
@@ -142,17 +156,20 @@ extension GuardMessage {
             w.u32(UInt32(clamping: s.fps))
             w.u8(s.unlockCommand == nil ? 0 : 1)
             if let command = s.unlockCommand { w.string(command) }
-            w.u8(s.auth == .pam ? 1 : 0)
+            w.u8(Self.authTags[s.auth]!)
+            w.u32(UInt32(clamping: s.pinLength))
             w.optional(s.message) { $0.string($1) }
-        case .windows(let slider, let banner, let message):
+        case .windows(let slider, let banner, let message, let wheels):
             w.u8(3)
             w.u64(slider)
             w.u64(banner)
             w.u64(message)
-        case .layout(let width, let height):
+            w.u64(wheels)
+        case .layout(let width, let height, let wheels):
             w.u8(4)
             w.u32(UInt32(clamping: width))
             w.u32(UInt32(clamping: height))
+            w.optional(wheels) { w, r in [r.x, r.y, r.width, r.height].forEach { w.f64($0) } }
         case .state(let snapshot):
             w.u8(5)
             switch snapshot.slide {
@@ -178,6 +195,20 @@ extension GuardMessage {
             w.u32(UInt32(snapshot.banners.waiting.count))
             snapshot.banners.waiting.forEach { w.banner($0) }
             w.u8(snapshot.capsLock ? 1 : 0)
+            w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
+            w.u32(UInt32(snapshot.pinLimiter.failures))
+            w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
+            w.u8(snapshot.checkingPin ? 1 : 0)
+        case .input(.pinVerdict(let granted, let message), let time):
+            w.u8(13)
+            w.f64(time)
+            w.u8(granted ? 1 : 0)
+            w.optional(message) { $0.string($1) }
+        case .input(.scramble(let digits), let time):
+            w.u8(14)
+            w.f64(time)
+            w.u32(UInt32(digits.count))
+            digits.forEach { w.u8(UInt8(clamping: $0)) }
         case .input(.authPrompt(let prompt), let time):
             w.u8(9)
             w.f64(time)
@@ -204,7 +235,9 @@ extension GuardMessage {
             case .key(let key): w.tagged(Self.keyTags[key]!, 0, 0)
             case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
             case .bannerClicked: w.tagged(12, 0, 0)
-            case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict:
+            case .scroll(let x, let y, let down): w.tagged(down ? 13 : 14, x, y)
+            case .wheelKey(let key): w.tagged(Self.wheelKeyTag(key), 0, 0)
+            case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
                 preconditionFailure("the guard never forwards \(input) this way")
             }
         case .echo(let text):
@@ -235,18 +268,22 @@ extension GuardMessage {
                 case 1: try r.string()
                 case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
                 }
-            let auth: AuthMethod =
-                switch try r.u8() {
-                case 0: .none
-                case 1: .pam
-                case let method: throw ProtocolError("settings: unknown auth method \(method)")
-                }
+            let authTag = try r.u8()
+            guard let auth = Self.authTags.first(where: { $0.value == authTag })?.key else {
+                throw ProtocolError("settings: unknown auth method \(authTag)")
+            }
+            let pinLength = Int(try r.u32())
+            guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
             self = .settings(
                 UISettings(
                     text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
-                    message: try r.optionalString()))
-        case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64())
-        case 4: self = .layout(width: Int(try r.u32()), height: Int(try r.u32()))
+                    pinLength: pinLength, message: try r.optionalString()))
+        case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64())
+        case 4:
+            let width = Int(try r.u32())
+            let height = Int(try r.u32())
+            let wheels = try r.present() ? Rect(x: try r.f64(), y: try r.f64(), width: try r.f64(), height: try r.f64()) : nil
+            self = .layout(width: width, height: height, wheels: wheels)
         case 5:
             let slideTag = try r.u8()
             let a = try r.f64()
@@ -277,10 +314,14 @@ extension GuardMessage {
             var waiting: [Banner] = []
             for _ in 0..<waitingCount { waiting.append(try r.banner()) }
             let capsLock = try r.u8() == 1
+            let wheels = try r.present() ? try r.wheels() : nil
+            let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+            let checkingPin = try r.u8() == 1
             self = .state(
                 Gate.Snapshot(
                     slide: slide, verification: verification, entry: entry, limiter: limiter,
-                    banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock))
+                    banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
+                    pinLimiter: pinLimiter, checkingPin: checkingPin))
         case 6:
             let time = try r.f64()
             let tag = try r.u8()
@@ -297,6 +338,8 @@ extension GuardMessage {
                 case 10: .capsLock(true)
                 case 11: .capsLock(false)
                 case 12: .bannerClicked
+                case 13, 14: .scroll(x: x, y: y, down: tag == 13)
+                case 15...29: .wheelKey(Self.wheelKey(tag: tag))
                 default: throw ProtocolError("input: unknown input \(tag)")
                 }
             self = .input(input, at: time)
@@ -312,6 +355,20 @@ extension GuardMessage {
             let time = try r.f64()
             self = .input(.authVerdict(granted: try r.u8() == 1, message: try r.optionalString()), at: time)
         case 12: self = .echo(try r.string())
+        case 13:
+            let time = try r.f64()
+            self = .input(.pinVerdict(granted: try r.u8() == 1, message: try r.optionalString()), at: time)
+        case 14:
+            let time = try r.f64()
+            let count = Int(try r.u32())
+            guard count <= 12 else { throw ProtocolError("scramble: \(count) digits") }
+            var digits: [Int] = []
+            for _ in 0..<count {
+                let d = Int(try r.u8())
+                guard d <= 9 else { throw ProtocolError("scramble: a digit of \(d)") }
+                digits.append(d)
+            }
+            self = .input(.scramble(digits), at: time)
         case let kind: throw ProtocolError("unknown message kind \(kind)")
         }
         try r.end()
@@ -320,6 +377,29 @@ extension GuardMessage {
 
 extension GuardMessage {
     static let keyTags: [EntryKey: UInt8] = [.character: 5, .backspace: 6, .clear: 7, .escape: 8, .enter: 9]
+    static let authTags: [AuthMethod: UInt8] = [.none: 0, .pam: 1, .pin: 2, .pinAndPam: 3]
+
+    static func wheelKeyTag(_ key: WheelKey) -> UInt8 {
+        switch key {
+        case .digit(let d): UInt8(15 + min(max(d, 0), 9))
+        case .left: 25
+        case .right: 26
+        case .up: 27
+        case .down: 28
+        case .enter: 29
+        }
+    }
+
+    static func wheelKey(tag: UInt8) -> WheelKey {
+        switch tag {
+        case 15...24: .digit(Int(tag) - 15)
+        case 25: .left
+        case 26: .right
+        case 27: .up
+        case 28: .down
+        default: .enter
+        }
+    }
 }
 
 extension UIMessage {
@@ -442,6 +522,20 @@ struct FrameWriter {
         optional(e.shakeStart) { $0.f64($1) }
         u8(e.submitWhenAsked ? 1 : 0)
     }
+
+    mutating func wheels(_ wheels: Wheels) {
+        u32(UInt32(wheels.count))
+        u32(UInt32(wheels.focus))
+        optional(wheels.held) { $0.u32(UInt32($1)) }
+        for wheel in wheels.wheels {
+            switch wheel.motion {
+            case .still(let p): tagged(0, p, 0, 0, 0, 0)
+            case .held(let anchor, let anchorY, let y, let velocity, let lastTime): tagged(1, anchor, anchorY, y, velocity, lastTime)
+            case .coasting(let from, let velocity, let rate, let start, let target): tagged(2, from, velocity, rate, start, target)
+            case .settling(let from, let velocity, let target, let start, let end): tagged(3, from, velocity, target, start, end)
+            }
+        }
+    }
 }
 
 struct FrameReader {
@@ -510,6 +604,29 @@ struct FrameReader {
         return PasswordEntry(
             isOpen: isOpen, prompt: prompt, count: Int(try u32()), checking: try u8() == 1, lastActivity: try f64(),
             shakeStart: try optionalF64(), submitWhenAsked: try u8() == 1)
+    }
+
+    mutating func wheels() throws(ProtocolError) -> Wheels {
+        let count = Int(try u32())
+        guard (1...12).contains(count) else { throw ProtocolError("state: \(count) wheels") }
+        let focus = Int(try u32())
+        let held = try present() ? Int(try u32()) : nil
+        guard focus < count, (held ?? 0) < count else { throw ProtocolError("state: wheel focus or hold out of range") }
+        var wheels: [Wheel] = []
+        for _ in 0..<count {
+            let tag = try u8()
+            let f = [try f64(), try f64(), try f64(), try f64(), try f64()]
+            let motion: Wheel.Motion =
+                switch tag {
+                case 0: .still(f[0])
+                case 1: .held(anchor: f[0], anchorY: f[1], y: f[2], velocity: f[3], lastTime: f[4])
+                case 2: .coasting(from: f[0], velocity: f[1], rate: f[2], start: f[3], target: f[4])
+                case 3: .settling(from: f[0], velocity: f[1], target: f[2], start: f[3], end: f[4])
+                default: throw ProtocolError("state: unknown wheel motion \(tag)")
+                }
+            wheels.append(Wheel(motion: motion))
+        }
+        return Wheels(wheels: wheels, focus: focus, held: held)
     }
 
     func end() throws(ProtocolError) {

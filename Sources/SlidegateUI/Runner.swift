@@ -22,6 +22,7 @@ package final class Runner {
     private let blanking: Blanking
     private let fontMap: FontMap
     private let guardLink: GuardLink?
+    private let gateSettings: Gate.Settings
     private var gate: Gate
     private var surface: WindowSurface
     private var renderer: Renderer
@@ -46,6 +47,14 @@ package final class Runner {
     private var bannerWindow: NoticeWindow?
     private var messageWindow: NoticeWindow?
     private var shownBanner: Scene.BannerView??
+    /// The PIN wheels' row in the gate's coordinates (lock mode: relative to the slider, as
+    /// the guard's `layout` says; windowed mode: the window's upper part), and where they
+    /// are drawn. Lock mode: the guard's wheels window.
+    private var wheelArea: Rect?
+    private var wheelsID: Window = 0
+    private var wheelsPanel: WheelsPanel?
+    /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
+    private var random = SystemRandomNumberGenerator()
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
@@ -63,13 +72,23 @@ package final class Runner {
             options.fps = display.frameRate(cappedAt: options.fps)
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
             var auth: AuthSession?
-            if options.auth == .pam {
+            let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
+            if options.auth != .none {
                 sg_forbid_core_dumps()
                 let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-                auth = try AuthSession(helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty)
+                auth = try AuthSession(
+                    helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty,
+                    pinFile: options.auth.usesPin ? options.pinFile : nil)
             }
-            let stage = SliderWindow(display: display, geometry: geometry, options: options)
-            return try Runner(options, display, signals, loop, FontMap(), stage, nil, auth: auth).run()
+            let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
+            let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, pinLength: pinLength, auth: auth)
+            runner.wheelArea = stage.wheelArea
+            try runner.relayout()
+            if let wheels = runner.gate.wheels {
+                _ = runner.gate.handle(
+                    .scramble(Wheels.scrambleDigits(count: wheels.count, previous: [], using: &runner.random)), at: monotonicNow())
+            }
+            return try runner.run()
         }
     }
 
@@ -89,6 +108,8 @@ package final class Runner {
             var received: [GuardMessage] = []
             var window: UInt64?
             var notices: (banner: Window, message: Window) = (0, 0)
+            var wheels: Window = 0
+            var pinLength = 0
             while window == nil {
                 var polled = [
                     pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0),
@@ -110,17 +131,20 @@ package final class Runner {
                         options.unlockCommand = settings.unlockCommand
                         options.auth = settings.auth
                         options.message = settings.message
-                    case .windows(let slider, let banner, let message) where window == nil:
+                        pinLength = settings.pinLength
+                    case .windows(let slider, let banner, let message, let wheelWindow) where window == nil:
                         window = slider
                         notices = (Window(banner), Window(message))
+                        wheels = Window(wheelWindow)
                     default: if window != nil { received.append(message) }
                     }
                 }
             }
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
-            let runner = try Runner(options, display, signals, loop, fontMap, stage, link)
+            let runner = try Runner(options, display, signals, loop, fontMap, stage, link, pinLength: pinLength)
             runner.noticeIDs = notices
+            runner.wheelsID = wheels
             try runner.makeNoticeWindows()
             try runner.apply(received)
             return try runner.run()
@@ -147,9 +171,12 @@ package final class Runner {
 
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
-        _ stage: any Stage, _ guardLink: GuardLink?, auth: AuthSession? = nil
+        _ stage: any Stage, _ guardLink: GuardLink?, pinLength: Int = 0, auth: AuthSession? = nil
     ) throws(UserError) {
         self.auth = auth
+        var settings = options.gateSettings
+        settings.pinLength = pinLength
+        gateSettings = settings
         self.options = options
         self.display = display
         self.signals = signals
@@ -159,7 +186,7 @@ package final class Runner {
         self.guardLink = guardLink
         drawnUntold = guardLink != nil
         blanking = Blanking(display)
-        gate = Gate(settings: options.gateSettings, layout: SliderLayout(bounds: stage.slider), start: monotonicNow())
+        gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
     }
 
@@ -187,7 +214,7 @@ package final class Runner {
             pass: { [unowned self] () throws(UserError) in try pass() })
         if status == .completed, guardLink == nil,
             !RevealAnimation.play(
-                options.reveal, on: stage.window, width: stage.slider.width, height: stage.slider.height, fps: options.fps,
+                options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
                 display: display)
         {
             XUnmapWindow(display.pointer, stage.window)
@@ -195,6 +222,11 @@ package final class Runner {
         }
         if let summary = auth?.summary { report(summary) }
         return status
+    }
+
+    /// The gate's layout: the slider, and the wheels' row if there is one.
+    private var layout: SliderLayout {
+        SliderLayout(bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) })
     }
 
     /// Windowed mode with `--auth pam`: an input, then the transaction follows the password
@@ -312,13 +344,14 @@ package final class Runner {
             case .keyPressed:
                 blanking.inputArrived()
                 changed = true
-            case .layout(let width, let height):
+            case .layout(let width, let height, let wheels):
                 guard let window = stage as? GuardedWindow else { continue }
                 window.resize(width: width, height: height)
+                wheelArea = wheels
                 try relayout()
                 try makeNoticeWindows()
             case .state(let snapshot):
-                gate = Gate(settings: options.gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
+                gate = Gate(settings: gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
                 changed = true
             case .input(let input, let time):
                 blanking.inputArrived()
@@ -342,11 +375,28 @@ package final class Runner {
     }
 
     private func relayout() throws(UserError) {
-        gate.relayout(SliderLayout(bounds: stage.slider), at: monotonicNow())
+        gate.relayout(layout, at: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
+        wheelsPanel = nil
+        if gateSettings.pinLength > 0 {
+            if guardLink != nil {
+                if wheelsID != 0 {
+                    wheelsPanel = try WheelsPanel(
+                        display: display, guardWindow: wheelsID, count: gateSettings.pinLength, options: options, fontMap: fontMap)
+                }
+            } else if let area = stage.wheelArea {
+                wheelsPanel = try WheelsPanel(
+                    display: display, window: stage.window, size: (area.width, stage.slider.y - area.y), rowHeight: area.height,
+                    origin: (Int32(area.x), Int32(area.y)),
+                    count: gateSettings.pinLength, visual: stage.visual, depth: stage.depth, options: options, fontMap: fontMap)
+            }
+        }
         shown = nil
         changed = true
     }
+
+    /// Where the slider's buffer goes in its window.
+    private var sliderOrigin: (x: Int32, y: Int32) { (Int32(stage.slider.x), Int32(stage.slider.y)) }
 
     private func dispatch(_ event: inout XEvent) throws(UserError) -> ExitStatus? {
         let now = monotonicNow()
@@ -365,16 +415,25 @@ package final class Runner {
         case MotionNotify:
             blanking.inputArrived()
             return perform(gate.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now))
+        case ButtonPress where event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5):
+            let down = event.xbutton.button == UInt32(Button5)
+            return perform(gate.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now))
+        case KeyPress where options.auth == .pin:
+            guard let key = WheelKey(&event) else { return nil }
+            changed = true
+            return perform(gate.handle(.wheelKey(key), at: now))
         case KeyPress where auth != nil:
             guard let key = auth?.key(of: &event) else { return nil }
             return authInput(.key(key), at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
-            surface.present(on: stage.window)
+            surface.present(on: stage.window, at: sliderOrigin)
+            if let panel = wheelsPanel, panel.window == stage.window { panel.present() }
             return nil
         case Expose where event.xexpose.count == 0:
             for notice in [bannerWindow, messageWindow].compactMap({ $0 }) where notice.window == event.xexpose.window {
                 notice.surface.present(on: notice.window)
             }
+            if let panel = wheelsPanel, panel.window == event.xexpose.window { panel.present() }
             return nil
         default:
             switch stage.handle(&event) {
@@ -403,6 +462,15 @@ package final class Runner {
             return command == nil ? perform(gate.handle(.unlockCommandFinished(succeeded: false), at: monotonicNow())) : nil
         case .secret(let edit):
             return auth?.apply(edit, at: monotonicNow()).flatMap { authInput($0, at: monotonicNow()) }
+        case .checkPin:
+            let now = monotonicNow()
+            guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
+            return auth.checkPin(digits, at: now).flatMap { authInput($0, at: now) }
+        case .scrambleWheels:
+            let now = monotonicNow()
+            guard let wheels = gate.wheels else { return nil }
+            let digits = Wheels.scrambleDigits(count: wheels.count, previous: wheels.digits(at: now), using: &random)
+            return perform(gate.handle(.scramble(digits), at: now))
         case nil:
             return nil
         }
@@ -414,9 +482,10 @@ package final class Runner {
         if gate.entry.prompt?.echo == true { scene.field?.echoText = echoText }
         guard scene != shown else { return }
         if let dirty = try surface.paint(scene, after: shown, with: renderer) {
-            surface.present(on: stage.window, rect: dirty)
+            surface.present(on: stage.window, rect: dirty, at: sliderOrigin)
         }
         shown = scene
+        if let wheels = scene.wheels { try wheelsPanel?.paint(wheels) }
         if let strip = bannerWindow, shownBanner != .some(scene.banner) {
             try strip.surface.paint { (cr) throws(RenderError) in try strip.renderer.drawBanner(scene.banner, into: cr) }
             strip.surface.present(on: strip.window)

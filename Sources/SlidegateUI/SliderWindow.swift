@@ -3,10 +3,19 @@ import Glibc
 import SlidegateCore
 import SlidegateXlib
 
-/// Windowed mode: an ordinary top-level window that is the slider. Owns the window and,
-/// for a translucent background, its colormap.
+/// Windowed mode: an ordinary top-level window that is the slider — or, with the PIN
+/// wheels, holds them above the track. Owns the window and, for a translucent background,
+/// its colormap.
 final class SliderWindow: Stage {
     static let defaultSize = (width: 480, height: 72)
+
+    /// The default size, taller with the wheels: a track of the usual height below a row
+    /// of wheels twice as tall, with a gap.
+    static func defaultSize(pinLength: Int) -> (width: Int, height: Int) {
+        pinLength == 0 ? defaultSize : (defaultSize.width, Int((Double(defaultSize.height) * wheelsShare).rounded()))
+    }
+
+    static let wheelsShare = Options.windowedWheelsShare
 
     private let display: XDisplay
     let window: Window
@@ -15,13 +24,17 @@ final class SliderWindow: Stage {
     private let colormap: Colormap?
     private let deleteWindow: Atom
     private(set) var slider: Rect
+    private(set) var wheelArea: Rect?
+    private(set) var size: (width: Double, height: Double)
+    private let pinLength: Int
 
-    init(display: XDisplay, geometry: Geometry, options: Options) {
+    init(display: XDisplay, geometry: Geometry, options: Options, pinLength: Int) {
+        self.pinLength = pinLength
         self.display = display
         let dpy = display.pointer
         let size = display.rootSize()
         let screenRect = Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        let placed = geometry.resolve(in: screenRect, defaultSize: Self.defaultSize)
+        let placed = geometry.resolve(in: screenRect, defaultSize: Self.defaultSize(pinLength: pinLength))
         var attributes = XSetWindowAttributes()
         attributes.background_pixmap = 0
         attributes.border_pixel = 0
@@ -47,7 +60,8 @@ final class SliderWindow: Stage {
         window = XCreateWindow(
             dpy, display.root, Int32(placed.x), Int32(placed.y), UInt32(placed.width), UInt32(placed.height), 0,
             depth, UInt32(InputOutput), visual, mask, &attributes)
-        slider = Rect(x: 0, y: 0, width: placed.width, height: placed.height)
+        (slider, wheelArea) = Self.split(width: placed.width, height: placed.height, pinLength: pinLength)
+        self.size = (placed.width, placed.height)
         deleteWindow = display.atom("WM_DELETE_WINDOW")
         describe(geometry: geometry, placed: placed, title: options.text.isEmpty ? "slidegate" : options.text)
         XMapWindow(dpy, window)
@@ -57,6 +71,14 @@ final class SliderWindow: Stage {
         XDestroyWindow(display.pointer, window)
         if let colormap { XFreeColormap(display.pointer, colormap) }
         XSync(display.pointer, 0)
+    }
+
+    /// The track's and the wheels' parts of a window this size.
+    static func split(width: Double, height: Double, pinLength: Int) -> (slider: Rect, wheels: Rect?) {
+        guard pinLength > 0 else { return (Rect(x: 0, y: 0, width: width, height: height), nil) }
+        let track = (height / wheelsShare).rounded()
+        let wheels = (track * 2).rounded()
+        return (Rect(x: 0, y: height - track, width: width, height: track), Rect(x: 0, y: 0, width: width, height: wheels))
     }
 
     /// Sets what window managers read: size hints, WM_CLASS, the UTF-8 title, WM_PROTOCOLS.
@@ -109,10 +131,11 @@ final class SliderWindow: Stage {
         switch event.type {
         case ConfigureNotify:
             let c = event.xconfigure
-            guard c.window == window, Double(c.width) != slider.width || Double(c.height) != slider.height else {
+            guard c.window == window, Double(c.width) != size.width || Double(c.height) != size.height else {
                 return nil
             }
-            slider = Rect(x: 0, y: 0, width: Double(c.width), height: Double(c.height))
+            size = (Double(c.width), Double(c.height))
+            (slider, wheelArea) = Self.split(width: size.width, height: size.height, pinLength: pinLength)
             return .relayout
         case ClientMessage:
             let m = event.xclient

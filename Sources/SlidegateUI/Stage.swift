@@ -9,8 +9,13 @@ protocol Stage: AnyObject {
     var window: Window { get }
     var visual: UnsafeMutablePointer<Visual> { get }
     var depth: Int32 { get }
-    /// The slider's rectangle: the window's, at (0, 0).
+    /// The slider's rectangle in the window: all of it, or (windowed mode with the PIN
+    /// wheels) its lower part.
     var slider: Rect { get }
+    /// Windowed mode with the PIN wheels: their row, the window's upper part.
+    var wheelArea: Rect? { get }
+    /// The whole window's size.
+    var size: (width: Double, height: Double) { get }
     /// Reacts to an event that is not input; returns what it means for the gate, if anything.
     func handle(_ event: inout XEvent) -> StageChange?
 }

@@ -3,7 +3,7 @@ import Glibc
 import SlidegateCore
 import SlidegateProtocol
 
-/// `--auth pam` for whichever process decides (the guard in lock mode, slidegate-ui in
+/// `--auth pam` and `--auth pin` for whichever process decides (the guard in lock mode, slidegate-ui in
 /// windowed mode): the authentication helper it supervises, the secret typed so far (in
 /// locked memory), and the keys that edit it. The helper is started, and must answer its
 /// handshake, before anything looks locked; it is started again whenever it ends, and the
@@ -20,6 +20,10 @@ package final class AuthSession {
     private let program: Executable
     private let service: String
     private let tty: String
+    /// `--auth pin`: the PIN file the helper checks the wheels against.
+    private let pinFile: String?
+    /// The pending answer is the wheels' digits, not a password.
+    private var checkingPin = false
     package let secret: SecretBuffer
     private(set) var process: ChildProcess?
     private var channel: MessageChannel?
@@ -35,19 +39,20 @@ package final class AuthSession {
     private var watched: Int32?
 
     /// Opens the helper and starts it; throws (exit 2) when it cannot start or answer.
-    package init(helperPath: String, service: String, tty: String) throws(UserError) {
+    package init(helperPath: String, service: String, tty: String, pinFile: String? = nil) throws(UserError) {
         self.service = service
         self.tty = tty
+        self.pinFile = pinFile
         do {
             program = try Executable(helperPath)
             secret = try SecretBuffer()
         } catch {
-            throw UserError("--auth pam: cannot use the authentication helper \(helperPath): \(error)", status: .usage)
+            throw UserError("--auth: cannot use the authentication helper \(helperPath): \(error)", status: .usage)
         }
         do {
             try start()
         } catch {
-            throw UserError("--auth pam: the authentication helper \(helperPath) does not work: \(error)", status: .usage)
+            throw UserError("--auth: the authentication helper \(helperPath) does not work: \(error)", status: .usage)
         }
     }
 
@@ -73,7 +78,9 @@ package final class AuthSession {
         self.channel = channel
         inTransaction = false
         answeredAt = nil
+        checkingPin = false
         try channel.send(AuthRequest.hello(protocol: AuthProtocol.version, build: Options.version).frame)
+        if let pinFile { try channel.send(AuthRequest.pinFile(pinFile).frame) }
         let limit = monotonicNow() + 2
         while monotonicNow() < limit {
             var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
@@ -140,6 +147,7 @@ package final class AuthSession {
         channel = nil
         inTransaction = false
         answeredAt = nil
+        checkingPin = false
         do {
             try start()
         } catch {
@@ -159,28 +167,56 @@ package final class AuthSession {
             secret.clear()
         case .submit:
             defer { secret.clear() }
-            guard inTransaction, let channel else { return failure("the authentication helper is not running") }
-            var header: [UInt8] = []
-            let length = UInt32(secret.count + 1)
-            for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-            header.append(AuthProtocol.answerKind)
-            do {
-                try channel.flush()
-                try channel.descriptor.writeAll(header)
-                try channel.descriptor.writeAll(secret.bytes)
-            } catch {
-                restart(reason: "could not take the answer (\(error))")
-                return failure("the password could not be checked")
-            }
-            answeredAt = now
+            guard inTransaction else { return failure("the authentication helper is not running") }
+            return sendSecret(kind: AuthProtocol.answerKind, at: now)
         }
         return nil
     }
 
-    /// A failed attempt, counted for the summary on stderr.
+    /// Sends the wheels' digits for the helper to check against the PIN file (`.checkPin`);
+    /// they pass through the locked buffer and are wiped once sent. Returns the refusal
+    /// when they could not be sent.
+    package func checkPin(_ digits: [Int], at now: Double) -> GateInput? {
+        secret.clear()
+        defer { secret.clear() }
+        for d in digits { secret.append(Unicode.Scalar(UInt8(48 + d))) }
+        if process == nil || process?.poll() != nil { restart(reason: nil) }
+        checkingPin = true
+        return sendSecret(kind: AuthProtocol.pinKind, at: now)
+    }
+
+    /// Writes the secret, framed as `kind`, straight from the locked buffer.
+    private func sendSecret(kind: UInt8, at now: Double) -> GateInput? {
+        guard let channel else { return failure("the authentication helper is not running") }
+        var header: [UInt8] = []
+        let length = UInt32(secret.count + 1)
+        for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        header.append(kind)
+        do {
+            try channel.flush()
+            try channel.descriptor.writeAll(header)
+            try channel.descriptor.writeAll(secret.bytes)
+        } catch {
+            let refusal = failure(checkingPin ? "the PIN could not be checked" : "the password could not be checked")
+            restart(reason: "could not take the answer (\(error))")
+            return refusal
+        }
+        answeredAt = now
+        return nil
+    }
+
+    /// What the pending answer is, for messages.
+    private var checked: String { checkingPin ? "PIN" : "password" }
+
+    /// A failed attempt, counted for the summary on stderr: of the PIN if one was being
+    /// checked, else of the password.
     private func failure(_ message: String?) -> GateInput {
         failedAttempts += 1
         if firstFailure == nil { firstFailure = time(nil) }
+        if checkingPin {
+            checkingPin = false
+            return .pinVerdict(granted: false, message: message)
+        }
         return .authVerdict(granted: false, message: message)
     }
 
@@ -190,8 +226,9 @@ package final class AuthSession {
     /// Called on every pass: a hung check is a failed attempt.
     package func check(at now: Double) -> GateInput? {
         guard let deadline = answerDeadline, now >= deadline else { return nil }
+        let refusal = failure("the \(checked) check took too long")
         restart(reason: "did not answer within \(Int(AuthProtocol.answerLimit)) s")
-        return failure("the password check took too long")
+        return refusal
     }
 
     /// Reads what the helper said. A helper that ended, closed its socket or said something
@@ -201,10 +238,10 @@ package final class AuthSession {
         var events: [Event] = []
         do {
             guard let bodies = try channel.receive() else {
-                let pending = answeredAt != nil
+                let refusal = answeredAt != nil ? failure("the \(checked) check failed") : nil
                 process?.stop()
                 restart(reason: "ended (\(process?.exit.map { "\($0)" } ?? "closed its socket"))")
-                return pending ? [.input(failure("the password check failed"))] : []
+                return refusal.map { [.input($0)] } ?? []
             }
             for body in bodies {
                 switch try AuthReply(body: body) {
@@ -213,6 +250,9 @@ package final class AuthSession {
                     events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text, echo: echo))))
                 case .notice(let error, let text):
                     events.append(.input(.authMessage(error ? .error : .info, text)))
+                case .verdict(.cancelled, _):
+                    // A transaction the person left; a PIN check may be pending behind it.
+                    inTransaction = false
                 case .verdict(let outcome, let message):
                     inTransaction = false
                     answeredAt = nil
@@ -225,9 +265,8 @@ package final class AuthSession {
                 }
             }
         } catch {
-            let pending = answeredAt != nil
+            if answeredAt != nil { events.append(.input(failure("the \(checked) check failed"))) }
             restart(reason: "sent a malformed message (\(error))")
-            if pending { events.append(.input(failure("the password check failed"))) }
         }
         return events
     }
@@ -238,20 +277,25 @@ package final class AuthSession {
         let limit = monotonicNow() + 2
         while process.poll() == nil && monotonicNow() < limit { usleep(1_000) }
         guard process.exit == .exited(AuthProtocol.grantedStatus) else {
+            let refusal = failure("the \(checked) check failed")
             restart(reason: "said yes but ended with \(process.exit.map { "\($0)" } ?? "no exit")")
-            return .input(failure("the password check failed"))
+            return .input(refusal)
         }
         self.process = nil
         self.channel = nil
+        if checkingPin {
+            checkingPin = false
+            return .input(.pinVerdict(granted: true, message: nil))
+        }
         return expired ? .grantedPasswordExpired : .input(.authVerdict(granted: true, message: nil))
     }
 
     /// The helper ended (SIGCHLD): replaced; an answer with it is a failed attempt.
     package func reap() -> GateInput? {
         guard let process, let exit = process.poll(), exit != .exited(AuthProtocol.grantedStatus) else { return nil }
-        let pending = answeredAt != nil
+        let refusal = answeredAt != nil ? failure("the \(checked) check failed") : nil
         restart(reason: "ended (\(exit))")
-        return pending ? failure("the password check failed") : nil
+        return refusal
     }
 
     /// The key in `event` as the password stage takes it, with its character kept for

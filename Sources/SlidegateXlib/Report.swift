@@ -7,10 +7,12 @@ package func report(_ message: String) {
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
-/// Runs a slidegate program: parses `arguments`, answers --help and --version, hands the
-/// options to `body`, and exits with the status that comes back, or with the usage error's
-/// status after printing it.
-package func runCommandLine(_ arguments: [String], _ body: (Options) -> ExitStatus) -> Never {
+/// Runs a slidegate program: parses `arguments`, answers --help and --version, resolves
+/// where the PIN file is, hands `--set-pin` to `setPin` and other options to `body`, and
+/// exits with the status that comes back, or with the usage error's status after printing it.
+package func runCommandLine(
+    _ arguments: [String], setPin: (_ pinFile: String) -> ExitStatus, _ body: (Options) -> ExitStatus
+) -> Never {
     let status: ExitStatus
     do {
         switch try Options.parse(arguments) {
@@ -20,8 +22,11 @@ package func runCommandLine(_ arguments: [String], _ body: (Options) -> ExitStat
         case .version:
             print(Options.version)
             status = .completed
+        case .setPin(let given):
+            status = setPin(try PinFile.path(given: given))
         case .run(var options):
             options.idleLimit = testIdleLimit() ?? options.idleLimit
+            if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
             status = body(options)
         }
     } catch {
@@ -38,4 +43,14 @@ package func testIdleLimit() -> Double? {
         seconds > 0
     else { return nil }
     return seconds
+}
+
+/// `--set-pin`: runs `slidegate-auth --set-pin PATH` in this process's place (it links
+/// libxcrypt, which makes the hash); returns only if it cannot.
+package func execSetPin(helper: String, pinFile: String) -> ExitStatus {
+    let words: [String] = [helper, "--set-pin", pinFile]
+    var argv = words.map { strdup($0) } + [nil]
+    execv(helper, &argv)
+    report("--set-pin: cannot start \(helper): \(String(cString: strerror(errno)))")
+    return .internalError
 }

@@ -60,6 +60,16 @@ package final class SecretBuffer {
         return written
     }
 
+    /// The bytes as a C string, for a call that wants one (crypt): the rest of the mapping
+    /// is always zero, so they are terminated while they leave room.
+    package var cString: UnsafePointer<CChar>? {
+        count < capacity ? UnsafePointer(base.assumingMemoryBound(to: CChar.self)) : nil
+    }
+
+    /// The whole mapping, for a C call's scratch space that must not be swapped (crypt_rn's
+    /// `struct crypt_data`); `clear` wipes it.
+    package var scratch: UnsafeMutableRawPointer { base }
+
     /// Removes the last character (its whole UTF-8 sequence).
     package func removeLastCharacter() {
         guard count > 0 else { return }

@@ -1,3 +1,4 @@
+import CCrypt
 import CPAM
 import CXShim
 import Glibc
@@ -45,6 +46,8 @@ final class GuardSocket {
         case request(AuthRequest)
         /// An answer, now in `answer`.
         case answer
+        /// The wheels' digits, now in `answer`.
+        case pin
     }
 
     /// The next message. An answer's bytes go straight into the locked buffer.
@@ -53,7 +56,7 @@ final class GuardSocket {
         header.withUnsafeMutableBytes { readExactly($0.baseAddress!, 5) }
         let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
         guard (1...GuardProtocol.maximumFrame).contains(length) else { fail("a frame of \(length) bytes") }
-        if header[4] == AuthProtocol.answerKind {
+        if header[4] == AuthProtocol.answerKind || header[4] == AuthProtocol.pinKind {
             answer.clear()
             let size = length - 1
             guard size <= answer.capacity else { fail("an answer of \(size) bytes") }
@@ -61,7 +64,7 @@ final class GuardSocket {
                 readExactly(room.baseAddress!, size)
                 return size
             }
-            return .answer
+            return header[4] == AuthProtocol.pinKind ? .pin : .answer
         }
         var body = [UInt8](repeating: 0, count: length)
         body[0] = header[4]
@@ -110,6 +113,8 @@ final class Conversation {
                         return nil
                     case .request(let other):
                         socket.fail("\(other) in the middle of a conversation")
+                    case .pin:
+                        socket.fail("a PIN in the middle of a conversation")
                     }
                     break
                 }
@@ -170,6 +175,148 @@ func authenticate(service: String, tty: String, user: String, socket: GuardSocke
     }
 }
 
+/// Checks the digits in `answer` against the PIN file at `path`: the verdict to send.
+func checkPin(_ answer: SecretBuffer, against path: String?) -> AuthReply {
+    defer { answer.clear() }
+    guard let path else { return .verdict(.refused, message: "no PIN file was given") }
+    let file: PinFile
+    do {
+        file = try PinFile.load(path)
+    } catch {
+        return .verdict(.refused, message: "the PIN file cannot be used")
+    }
+    guard answer.count == file.length, answer.bytes.allSatisfy({ (48...57).contains($0) }), let phrase = answer.cString
+    else { return .verdict(.refused, message: nil) }
+    return PinHasher.matches(phrase, file.hash) ? .verdict(.granted, message: nil) : .verdict(.refused, message: nil)
+}
+
+/// crypt(5) with libxcrypt, its work space in locked memory that is wiped after each use.
+enum PinHasher {
+    /// Hashes `phrase` with `setting` (a hash, or a salt from crypt_gensalt); nil on failure.
+    static func hash(_ phrase: UnsafePointer<CChar>, setting: String) -> String? {
+        guard let data = try? SecretBuffer(capacity: MemoryLayout<crypt_data>.size) else { return nil }
+        defer { data.clear() }
+        let result = setting.withCString { crypt_rn(phrase, $0, data.scratch, Int32(MemoryLayout<crypt_data>.size)) }
+        guard let result, result.pointee != 0x2A else { return nil }
+        return String(cString: result)
+    }
+
+    /// Whether `phrase` hashes to `hash`, compared in constant time.
+    static func matches(_ phrase: UnsafePointer<CChar>, _ hash: String) -> Bool {
+        guard let computed = self.hash(phrase, setting: hash) else { return false }
+        let a = Array(computed.utf8)
+        let b = Array(hash.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+}
+
+/// `slidegate --set-pin`: reads a new PIN twice (from the terminal without echo, or two
+/// lines of standard input) and writes the PIN file atomically, mode 0600, its directory
+/// made 0700. Returns the exit status.
+func setPin(path: String) -> ExitStatus {
+    func fail(_ message: String, _ status: ExitStatus = .usage) -> ExitStatus {
+        report(message)
+        return status
+    }
+    guard let first = try? SecretBuffer(capacity: 256), let second = try? SecretBuffer(capacity: 256) else {
+        return fail("--set-pin: cannot lock memory for the PIN", .internalError)
+    }
+    let terminal = isatty(0) == 1
+    for (buffer, prompt) in [(first, "New PIN (4 to 12 digits): "), (second, "The same PIN again: ")] {
+        guard readLine(into: buffer, prompt: terminal ? prompt : nil) else {
+            return fail("--set-pin: expected the PIN twice, \(terminal ? "typed" : "on two lines of standard input")")
+        }
+    }
+    guard first.count == second.count, first.bytes.elementsEqual(second.bytes) else {
+        return fail("--set-pin: the two PINs differ; nothing was written")
+    }
+    guard PinFile.lengths.contains(first.count), first.bytes.allSatisfy({ (48...57).contains($0) }), let phrase = first.cString
+    else { return fail("--set-pin: expected a PIN of 4 to 12 digits (0-9 only); nothing was written") }
+    guard let salt = crypt_gensalt("$y$", 0, nil, 0), let hash = PinHasher.hash(phrase, setting: String(cString: salt)) else {
+        return fail("--set-pin: libxcrypt cannot make a yescrypt hash", .internalError)
+    }
+    let file = PinFile(length: first.count, hash: hash)
+    do {
+        try writeAtomically(file.line, to: path)
+    } catch {
+        return fail("--set-pin: \(error.message)", error.status)
+    }
+    if terminal { print("PIN set in \(path)") }
+    return .completed
+}
+
+/// Reads one line into `buffer` (without its newline), with echo off while a terminal
+/// prompt shows; false at the end of input or when it does not fit.
+func readLine(into buffer: SecretBuffer, prompt: String?) -> Bool {
+    var saved = termios()
+    let terminal = prompt != nil && tcgetattr(0, &saved) == 0
+    if let prompt {
+        _ = prompt.withCString { write(2, $0, strlen($0)) }
+    }
+    if terminal {
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(0, TCSAFLUSH, &quiet)
+    }
+    defer {
+        if terminal {
+            tcsetattr(0, TCSAFLUSH, &saved)
+            _ = write(2, "\n", 1)
+        }
+    }
+    var byte: UInt8 = 0
+    while true {
+        let n = read(0, &byte, 1)
+        if n < 0 && errno == EINTR { continue }
+        guard n == 1 else { return buffer.count > 0 }
+        if byte == 10 { return true }
+        guard buffer.count < 255, buffer.fill(upTo: 1, { room in
+            room[0] = byte
+            return 1
+        }) == 1 else { return false }
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory (mode 0600),
+/// flushed and renamed into place; makes the directory (0700) if it is missing.
+func writeAtomically(_ text: String, to path: String) throws(UserError) {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    let directory = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
+    func problem(_ what: String) -> UserError {
+        UserError("\(what) (\(String(cString: strerror(errno))))", status: .usage)
+    }
+    var prefix = directory.hasPrefix("/") ? "" : "."
+    for part in directory.split(separator: "/") {
+        prefix += "/" + part
+        if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw problem("cannot make the directory \(prefix)") }
+    }
+    var template = Array((directory + "/.pin-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { throw problem("cannot write in \(directory)") }
+    let temporary = String(cString: template)
+    var done = false
+    defer {
+        close(fd)
+        if !done { unlink(temporary) }
+    }
+    guard fchmod(fd, 0o600) == 0 else { throw problem("cannot set the mode of \(temporary)") }
+    do {
+        try FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))
+    } catch {
+        throw UserError("cannot write \(temporary) (\(error))", status: .usage)
+    }
+    guard fsync(fd) == 0 else { throw problem("cannot flush \(temporary)") }
+    guard rename(temporary, path) == 0 else { throw problem("cannot put the PIN file at \(path)") }
+    done = true
+}
+
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--set-pin" {
+    sg_forbid_core_dumps()
+    exit(setPin(path: CommandLine.arguments[2]).code)
+}
 sg_forbid_core_dumps()
 signal(SIGPIPE, SIG_IGN)
 guard let account = getpwuid(getuid()) else {
@@ -188,8 +335,15 @@ guard case .request(.hello(let version, _)) = socket.receive(), version == AuthP
     socket.fail("no hello, or another protocol")
 }
 socket.send(.hello(protocol: AuthProtocol.version, build: Options.version))
+var pinFile: String?
 while true {
     switch socket.receive() {
+    case .request(.pinFile(let path)):
+        pinFile = path
+    case .pin:
+        let verdict = checkPin(socket.answer, against: pinFile)
+        socket.send(verdict)
+        if case .verdict(.granted, _) = verdict { exit(AuthProtocol.grantedStatus) }
     case .request(.begin(let service, let tty)):
         let verdict = authenticate(service: service, tty: tty, user: user, socket: socket)
         socket.send(verdict)

@@ -10,7 +10,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--lock-ui"] {
     exit(Runner.runLockUI().code)
 }
-runCommandLine(arguments) { options in
+runCommandLine(arguments, setPin: { _ in
+    report("--set-pin is slidegate's (run slidegate --set-pin)")
+    return .usage
+}) { options in
     guard case .windowed = options.mode else {
         report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
         return .usage

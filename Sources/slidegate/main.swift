@@ -19,7 +19,7 @@ func helperPath(_ name: String) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-runCommandLine(arguments) { options in
+runCommandLine(arguments, setPin: { execSetPin(helper: helperPath("slidegate-auth"), pinFile: $0) }) { options in
     guard case .windowed = options.mode else {
         return Guard.run(
             options, Guard.Launch(uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth"), fork: options.fork))

@@ -34,7 +34,11 @@ import Testing
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
                   --auth METHOD          what opens the gate once the slide completes: none (default),
-                                         or pam (the user's password, checked by PAM)
+                                         pam (the user's password, checked by PAM), pin (the PIN set on
+                                         the wheels), or pin,pam (the wheels, or the password by keyboard)
+                  --pin-file PATH        the PIN file for --auth pin and --set-pin (default
+                                         $XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)
+                  --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0
                   --pam-service NAME     the PAM service for --auth pam (default slidegate)
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
                   --reveal HOW           how the gate opens: none (default), center, left, right, top

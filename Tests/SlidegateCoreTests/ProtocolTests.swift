@@ -16,13 +16,34 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
         .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
-        .windows(slider: 0x40_0006, banner: 0x40_0007, message: 0),
-        .layout(width: 600, height: 80),
+        .settings(UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pinAndPam, pinLength: 12)),
+        .windows(slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009),
+        .layout(width: 600, height: 80, wheels: nil),
+        .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),
         .state(Gate.Snapshot(slide: .dragging(grabOffset: 0.035, value: 0.123456789012345), verification: .idle)),
         .state(Gate.Snapshot(slide: .springing(from: 1, start: 99.000001), verification: .refused(until: 101.5))),
         .state(Gate.Snapshot(slide: .atEnd, verification: .verifying)),
         .state(Gate.Snapshot(slide: .atEnd, verification: .granted)),
+        .state(
+            Gate.Snapshot(
+                slide: .atEnd, verification: .verifying,
+                wheels: Wheels(
+                    wheels: [
+                        Wheel(motion: .still(7)), Wheel(motion: .held(anchor: 3.5, anchorY: -4, y: -5.25, velocity: 12, lastTime: 9)),
+                        Wheel(motion: .coasting(from: 1, velocity: -30, rate: 2.1, start: 8, target: -13)),
+                        Wheel(motion: .settling(from: 4.4, velocity: 0.5, target: 4, start: 8.5, end: 8.9)),
+                    ], focus: 3, held: 1),
+                pinLimiter: AttemptLimiter(schedule: .pin, failures: 6, blockedUntil: 400), checkingPin: true)),
+        .input(.scroll(x: 12, y: -80, down: true), at: 3),
+        .input(.scroll(x: 12, y: -80, down: false), at: 3),
+        .input(.wheelKey(.digit(0)), at: 4),
+        .input(.wheelKey(.digit(9)), at: 4),
+        .input(.wheelKey(.left), at: 4),
+        .input(.wheelKey(.enter), at: 4),
+        .input(.pinVerdict(granted: false, message: "the PIN file cannot be used"), at: 5),
+        .input(.pinVerdict(granted: true, message: nil), at: 5),
+        .input(.scramble([0, 9, 3, 3, 1, 2]), at: 6),
         .input(.press(x: 10.5, y: 40), at: 1234.5678),
         .input(.motion(x: -3, y: 1e6), at: 0.1),
         .input(.release, at: 7),
@@ -48,7 +69,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
     }
 
     @Test func framesSplitAnywhereArriveWhole() throws {
-        let stream = GuardMessage.ping(1).frame + GuardMessage.layout(width: 3, height: 4).frame
+        let stream = GuardMessage.ping(1).frame + GuardMessage.layout(width: 3, height: 4, wheels: nil).frame
         for cut in 0...stream.count {
             var buffer = FrameBuffer()
             buffer.append(stream[..<cut])
@@ -56,7 +77,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
             while let body = try buffer.next() { found.append(body) }
             buffer.append(stream[cut...])
             while let body = try buffer.next() { found.append(body) }
-            #expect(try found.map { try GuardMessage(body: $0) } == [.ping(1), .layout(width: 3, height: 4)], "cut at \(cut)")
+            #expect(try found.map { try GuardMessage(body: $0) } == [.ping(1), .layout(width: 3, height: 4, wheels: nil)], "cut at \(cut)")
         }
     }
 
@@ -73,7 +94,9 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         [4, 1, 0, 0],  // layout ends early
         [8, 1, 0, 0, 0, 9],  // ping with a byte left over
         [5, 7] + [UInt8](repeating: 0, count: 25),  // unknown slide phase
-        [6] + [UInt8](repeating: 0, count: 8) + [13] + [UInt8](repeating: 0, count: 16),  // unknown input
+        [6] + [UInt8](repeating: 0, count: 8) + [30] + [UInt8](repeating: 0, count: 16),  // unknown input
+        [14] + [UInt8](repeating: 0, count: 8) + [1, 0, 0, 0, 10],  // a scrambled digit of 10
+        [14] + [UInt8](repeating: 0, count: 8) + [13, 0, 0, 0] + [UInt8](repeating: 0, count: 13),  // 13 wheels
         [1, 1, 0, 0, 0, 9, 0, 0, 0, 65],  // a string longer than its message
         [1, 1, 0, 0, 0, 1, 0, 0, 0, 0xff],  // not UTF-8
     ] as [[UInt8]])

@@ -37,7 +37,10 @@ final class Child {
     /// Starts `path` with `arguments`, the current environment changed by `environment`
     /// (nil values remove a variable), and default signal dispositions and mask.
     /// `keep` lists descriptors the child inherits (at the same numbers).
-    init(_ path: String, _ arguments: [String], environment: [String: String?] = [:], stdout: String = "/dev/null", keep: [Int32] = []) throws {
+    init(
+        _ path: String, _ arguments: [String], environment: [String: String?] = [:], stdin: String = "/dev/null",
+        stdout: String = "/dev/null", keep: [Int32] = []
+    ) throws {
         errorPath = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
         var env: [String: String] = [:]
         var e = environ
@@ -50,7 +53,7 @@ final class Child {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         for fd in keep { _ = fcntl(fd, F_SETFD, 0) }
@@ -297,6 +300,10 @@ final class Client {
     init(_ screen: VirtualScreen) throws {
         self.screen = screen
         guard let d = XOpenDisplay(screen.name) else { throw Child.SpawnError(path: "XOpenDisplay \(screen.name)", code: EIO) }
+        // Other clients' windows come and go while the tests look at them: an error about
+        // one that just went (BadWindow) must not end the test process, as Xlib's default
+        // handler would. The calls that matter check their own results.
+        sg_trap_x_errors()
         display = d
         root = XDefaultRootWindow(d)
     }
@@ -352,6 +359,31 @@ final class Client {
         defer { sg_image_destroy(image) }
         let p = sg_image_pixel(image, 0, 0)
         return (Int((p >> 16) & 0xff), Int((p >> 8) & 0xff), Int(p & 0xff))
+    }
+
+    /// The brightness of every `step`-th pixel of a rectangle, row by row, in one read.
+    func brightness(x: Int, y: Int, width: Int, height: Int, step: Int = 1) -> [Int] {
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), ~0, ZPixmap) else {
+            Issue.record("cannot read the screen at \(x),\(y) \(width)x\(height)")
+            return []
+        }
+        defer { sg_image_destroy(image) }
+        var values: [Int] = []
+        for row in stride(from: 0, to: height, by: step) {
+            for column in stride(from: 0, to: width, by: step) {
+                let p = sg_image_pixel(image, Int32(column), Int32(row))
+                values.append(Int((p >> 16) & 0xff + (p >> 8) & 0xff + p & 0xff) / 3)
+            }
+        }
+        return values
+    }
+
+    /// One notch of the scroll wheel: down (button 5) or up (button 4).
+    func scroll(down: Bool) {
+        let button: UInt32 = down ? 5 : 4
+        XTestFakeButtonEvent(display, button, 1, 0)
+        XTestFakeButtonEvent(display, button, 0, 0)
+        XSync(display, 0)
     }
 
     func brightness(_ x: Int, _ y: Int) -> Int {

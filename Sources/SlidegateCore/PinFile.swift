@@ -1,0 +1,67 @@
+/// The PIN file (`--pin-file`, `--set-pin`): one line, the number of digits, a space, and a
+/// crypt(5) hash of the PIN — yescrypt (`$y$`), bcrypt (`$2b$`) or SHA-512 (`$6$`).
+package struct PinFile: Equatable, Sendable {
+    /// How many digits the PIN has: how many wheels there are.
+    package var length: Int
+    package var hash: String
+
+    package static let lengths = 4...12
+    package static let schemes = ["$y$", "$2b$", "$6$"]
+
+    package init(length: Int, hash: String) {
+        self.length = length
+        self.hash = hash
+    }
+
+    /// The default place: `$XDG_CONFIG_HOME/slidegate/pin`, else `~/.config/slidegate/pin`.
+    package static func defaultPath(configHome: String?, home: String?) -> String? {
+        if let configHome, configHome.hasPrefix("/") { return configHome + "/slidegate/pin" }
+        guard let home, !home.isEmpty else { return nil }
+        return home + "/.config/slidegate/pin"
+    }
+
+    /// The line a PIN file holds for `hash`.
+    package var line: String { "\(length) \(hash)\n" }
+
+    /// Reads a PIN file's text; throws what is wrong with it, for "FILE: problem".
+    package init(parsing text: String) throws(PinFileProblem) {
+        var body = Substring(text)
+        if body.hasSuffix("\n") { body = body.dropLast() }
+        guard !body.isEmpty else { throw PinFileProblem("is empty; set a PIN with slidegate --set-pin") }
+        guard !body.contains("\n") else { throw PinFileProblem("has more than one line") }
+        let fields = body.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 2, let n = Int(fields[0]), fields[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw PinFileProblem("expected the number of digits, a space and a crypt(5) hash, such as \"6 $y$j9T$…\"")
+        }
+        guard Self.lengths.contains(n) else {
+            throw PinFileProblem("expected a PIN of 4 to 12 digits, got \(n)")
+        }
+        let hash = String(fields[1])
+        if hash.hasPrefix("$1$") || !hash.hasPrefix("$") {
+            throw PinFileProblem("holds a DES or MD5 hash, which is too weak; make a new one with slidegate --set-pin")
+        }
+        guard Self.schemes.contains(where: hash.hasPrefix) else {
+            throw PinFileProblem("expected a yescrypt ($y$), bcrypt ($2b$) or SHA-512 ($6$) hash")
+        }
+        guard hash.utf8.allSatisfy({ $0 > 32 && $0 < 127 }), hash.utf8.count >= 20 else {
+            throw PinFileProblem("holds a malformed hash")
+        }
+        length = n
+        self.hash = hash
+    }
+
+    /// A PIN as typed for `--set-pin`: 4 to 12 ASCII digits; nil otherwise.
+    package static func digits(of text: String) -> [Int]? {
+        guard lengths.contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return text.utf8.map { Int($0) - 48 }
+    }
+}
+
+/// What is wrong with a PIN file.
+package struct PinFileProblem: Error, Equatable, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+import SlidegateCore
+
+extension PinFile {
+    /// `--pin-file`, or the default place from `XDG_CONFIG_HOME` or `HOME` (else the
+    /// account's home directory).
+    package static func path(given: String?) throws(UserError) -> String {
+        if let given { return given }
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        let home = variable("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) }
+        guard let path = defaultPath(configHome: variable("XDG_CONFIG_HOME"), home: home) else {
+            throw UserError("--pin-file: no default place for the PIN file (neither XDG_CONFIG_HOME nor HOME is set); give one", status: .usage)
+        }
+        return path
+    }
+
+    /// Reads and checks the PIN file at `path`: a regular file of the user's own that no one
+    /// else may read or write, holding one well-formed line. The error names the file and
+    /// what is wrong (exit 2).
+    package static func load(_ path: String) throws(UserError) -> PinFile {
+        func problem(_ text: String) -> UserError { UserError("PIN file \(path): \(text)", status: .usage) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: throw problem("does not exist; set a PIN with slidegate --set-pin")
+            case EACCES: throw problem("cannot be read (permission denied)")
+            default: throw problem("cannot be opened (\(String(cString: strerror(errno))))")
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw problem("cannot be examined (\(String(cString: strerror(errno))))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw problem("is not a regular file") }
+        guard info.st_uid == getuid() else { throw problem("is owned by uid \(info.st_uid), not by uid \(getuid()) who runs slidegate") }
+        let mode = info.st_mode & 0o7777
+        guard mode & 0o077 == 0 else {
+            throw problem("is readable or writable by group or others (mode \(String(mode, radix: 8))); chmod 600 it")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4097)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw problem("cannot be read (\(String(cString: strerror(errno))))") }
+            if n == 0 { break }
+            count += n
+        }
+        guard count < bytes.count else { throw problem("is longer than one line") }
+        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw problem("is not text") }
+        do {
+            return try PinFile(parsing: text)
+        } catch {
+            throw problem(error.description)
+        }
+    }
+}
