@@ -49,12 +49,6 @@ package struct PinFile: Equatable, Sendable {
         length = n
         self.hash = hash
     }
-
-    /// A PIN as typed for `--set-pin`: 4 to 12 ASCII digits; nil otherwise.
-    package static func digits(of text: String) -> [Int]? {
-        guard lengths.contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-        return text.utf8.map { Int($0) - 48 }
-    }
 }
 
 /// What is wrong with a PIN file.

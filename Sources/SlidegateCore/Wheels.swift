@@ -138,6 +138,11 @@ package struct Wheels: Equatable, Sendable {
         focus = 0
     }
 
+    /// Random digits for the next `scramble`, never the ones the wheels show now.
+    package func freshDigits(at now: Double, using random: inout some RandomNumberGenerator) -> [Int] {
+        Self.scrambleDigits(count: count, previous: digits(at: now), using: &random)
+    }
+
     /// Random digits for `scramble`, never the same as `previous` in every place.
     package static func scrambleDigits(count: Int, previous: [Int], using random: inout some RandomNumberGenerator) -> [Int] {
         while true {

@@ -133,9 +133,7 @@ package final class Guard {
         var settings = options.gateSettings
         settings.pinLength = pinLength
         gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength), start: now)
-        if let wheels = gate.wheels {
-            _ = gate.handle(.scramble(Wheels.scrambleDigits(count: wheels.count, previous: [], using: &random)), at: now)
-        }
+        if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: now, using: &random)), at: now) }
         fallbackAt = now + FallbackSlider.delay
         sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
@@ -407,8 +405,7 @@ package final class Guard {
             return auth.checkPin(digits, at: now).flatMap { input($0, at: now) }
         case .scrambleWheels:
             let now = monotonicNow()
-            guard let wheels = gate.wheels else { return nil }
-            return input(.scramble(Wheels.scrambleDigits(count: wheels.count, previous: wheels.digits(at: now), using: &random)), at: now)
+            return gate.wheels.flatMap { input(.scramble($0.freshDigits(at: now, using: &random)), at: now) }
         case nil:
             return nil
         }

@@ -85,8 +85,8 @@ package final class Runner {
             runner.wheelArea = stage.wheelArea
             try runner.relayout()
             if let wheels = runner.gate.wheels {
-                _ = runner.gate.handle(
-                    .scramble(Wheels.scrambleDigits(count: wheels.count, previous: [], using: &runner.random)), at: monotonicNow())
+                let now = monotonicNow()
+                _ = runner.gate.handle(.scramble(wheels.freshDigits(at: now, using: &runner.random)), at: now)
             }
             return try runner.run()
         }
@@ -468,9 +468,7 @@ package final class Runner {
             return auth.checkPin(digits, at: now).flatMap { authInput($0, at: now) }
         case .scrambleWheels:
             let now = monotonicNow()
-            guard let wheels = gate.wheels else { return nil }
-            let digits = Wheels.scrambleDigits(count: wheels.count, previous: wheels.digits(at: now), using: &random)
-            return perform(gate.handle(.scramble(digits), at: now))
+            return gate.wheels.flatMap { perform(gate.handle(.scramble($0.freshDigits(at: now, using: &random)), at: now)) }
         case nil:
             return nil
         }

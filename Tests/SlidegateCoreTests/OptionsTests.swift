@@ -195,3 +195,65 @@ extension UserError {
         }
     }
 }
+
+@Suite struct PinOptionsTests {
+    @Test func authTakesPinAndPinPam() throws {
+        #expect(try options("--auth", "pin").auth == .pin)
+        #expect(try options("--auth=pin,pam", "--pin-file", "/etc/kiosk/pin").pinFile == "/etc/kiosk/pin")
+        expectUsageError(
+            ["--auth", "pam,pin"],
+            #"slidegate: --auth: expected none (the slide alone), pam (the user's password), pin (the PIN wheels) or pin,pam (either), got "pam,pin""#)
+    }
+
+    @Test func setPinIsItsOwnInvocationAndHonoursThePinFile() throws {
+        #expect(try Options.parse(["--set-pin"]) == .setPin(pinFile: nil))
+        #expect(try Options.parse(["--pin-file", "/tmp/p", "--set-pin"]) == .setPin(pinFile: "/tmp/p"))
+    }
+
+    @Test func aPinFileWithoutAPinIsRefused() {
+        expectUsageError(
+            ["--pin-file", "/tmp/p"], "slidegate: --pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin")
+        expectUsageError(["--auth", "pin", "--pin-file="], #"slidegate: --pin-file: expected a path to the PIN file, got """#)
+    }
+
+    @Test func aWindowWithWheelsKeepsATrackBelowThem() throws {
+        #expect(try options("--auth", "pin", "--geometry", "480x245").auth == .pin, "the default size with wheels is fine")
+        expectUsageError(
+            ["--geometry", "480x245"],
+            #"slidegate: --geometry: expected a slider at least 24 pixels tall and at least twice as wide as tall, at most 16384 pixels either way, got "480x245""#)
+        expectUsageError(
+            ["--auth", "pin", "--geometry", "600x70"],
+            #"slidegate: --geometry: expected a window whose track (below the wheels, 1/3.4 of its height) is at least 24 pixels tall and at least twice as wide as tall, at most 16384 pixels either way, got "600x70""#)
+    }
+}
+
+@Suite struct PinFileTests {
+    static let hash = "$y$j9T$ZVoxMqnsKWgDsKdawhxb.1$wLuHexuMa.q.lKz7ZN0AX6/WbvOK80NZUY5CgbTu1Z1"
+
+    @Test func oneLineOfLengthAndHash() throws {
+        #expect(try PinFile(parsing: "4 \(Self.hash)\n") == PinFile(length: 4, hash: Self.hash))
+        #expect(try PinFile(parsing: "12 \(Self.hash)") == PinFile(length: 12, hash: Self.hash), "the newline is optional")
+        #expect(PinFile(length: 6, hash: Self.hash).line == "6 \(Self.hash)\n")
+    }
+
+    @Test(arguments: [
+        ("", "is empty"), ("4  \(hash)", "expected the number of digits"), ("4\t\(hash)", "expected the number of digits"),
+        ("+4 \(hash)", "expected the number of digits"), ("13 \(hash)", "got 13"), ("4 abJnggxhB/yJU", "DES or MD5"),
+        ("4 $1$salt$hash", "DES or MD5"), ("4 $5$saltsaltsalt$hashhashhash", "yescrypt ($y$), bcrypt ($2b$) or SHA-512 ($6$)"),
+        ("4 $y$short", "malformed"), ("4 \(hash)\n4 \(hash)\n", "more than one line"),
+    ])
+    func malformedFilesSayWhatIsWrong(_ text: String, _ problem: String) {
+        #expect {
+            _ = try PinFile(parsing: text)
+        } throws: { error in
+            (error as? PinFileProblem)?.description.contains(problem) == true
+        }
+    }
+
+    @Test func theDefaultPlaceFollowsXDG() {
+        #expect(PinFile.defaultPath(configHome: "/x/conf", home: "/home/ann") == "/x/conf/slidegate/pin")
+        #expect(PinFile.defaultPath(configHome: "relative", home: "/home/ann") == "/home/ann/.config/slidegate/pin")
+        #expect(PinFile.defaultPath(configHome: nil, home: "/home/ann") == "/home/ann/.config/slidegate/pin")
+        #expect(PinFile.defaultPath(configHome: nil, home: nil) == nil)
+    }
+}
