@@ -119,12 +119,26 @@ extension OptionSpec {
                 "(slidegate --fork && systemctl suspend)",
             ], summary: "lock mode: fork once locked; the parent exits 0"),
         OptionSpec(
+            name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
+            defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both,
+            help: [
+                "read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,",
+                "else ~/.config/slidegate/config): one per line, name=value or name",
+            ], summary: "the configuration file"),
+        OptionSpec(
+            name: "no-config", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["read no configuration file"], summary: "read no configuration file"),
+        OptionSpec(
             name: "help", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["print this help and exit"], summary: "print the help and exit"),
         OptionSpec(
             name: "version", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["print the version and exit"], summary: "print the version and exit"),
     ]
+
+    /// What may not appear in the configuration file: what picks the file, and what does
+    /// something other than run the gate.
+    package static let commandLineOnly: Set<String> = ["config", "no-config", "help", "version", "set-pin"]
 
     package static func named(_ name: String) -> OptionSpec? {
         all.first { $0.name == name }

@@ -100,20 +100,42 @@ extension Options {
 
         """
 
-    private static func fail(_ name: String, _ expected: String, got value: String?) -> UserError {
-        let given = value.map { "\"\($0)\"" } ?? "nothing"
-        return UserError("--\(name): expected \(expected), got \(given)", status: .usage)
+    /// Where an option was given, for error messages: the command line says `--fps: …`,
+    /// the configuration file `FILE:LINE: fps: …`.
+    package enum Origin: Equatable, Sendable {
+        case commandLine
+        case file(path: String, line: Int)
+
+        package func naming(_ name: String) -> String {
+            switch self {
+            case .commandLine: "--\(name)"
+            case .file(let path, let line): "\(path):\(line): \(name)"
+            }
+        }
     }
 
-    /// Parses the arguments (without the program name). Each option takes its value as the
-    /// next argument or after `=`; a later occurrence replaces an earlier one.
-    package static func parse(_ arguments: [String]) throws(UserError) -> Invocation {
-        var options = Options()
-        var geometry: Geometry?
-        var slider: Geometry?
-        var backgroundText: String?
-        var setPin = false
-        var geometryText = ""
+    /// One option as given: its declaration, its value (nil for a flag), and where.
+    package struct Given: Equatable, Sendable {
+        package var option: OptionSpec
+        package var value: String?
+        package var origin: Origin
+
+        package init(option: OptionSpec, value: String?, origin: Origin) {
+            self.option = option
+            self.value = value
+            self.origin = origin
+        }
+    }
+
+    private static func fail(_ given: Given) -> UserError {
+        let shown = given.value.map { "\"\($0)\"" } ?? "nothing"
+        return UserError("\(given.origin.naming(given.option.name)): expected \(given.option.expected), got \(shown)", status: .usage)
+    }
+
+    /// The command line's options in order (without the program name). Each option takes
+    /// its value as the next argument or after `=`.
+    package static func tokenize(_ arguments: [String]) throws(UserError) -> [Given] {
+        var given: [Given] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -123,23 +145,45 @@ extension Options {
             }
             let body = argument.dropFirst(2)
             let nameText = String(body.prefix(while: { $0 != "=" }))
-            guard let name = OptionSpec.named(nameText) else {
+            guard let option = OptionSpec.named(nameText) else {
                 throw UserError("unknown option \"--\(nameText)\"; see slidegate --help", status: .usage)
             }
             var value: String?
             if body.contains("=") {
                 value = String(body.drop(while: { $0 != "=" }).dropFirst())
-                guard name.takesValue else {
-                    throw fail(name.name, name.expected, got: value)
-                }
-            } else if name.takesValue {
-                guard index < arguments.count else { throw fail(name.name, name.expected, got: nil) }
+                guard option.takesValue else { throw fail(Given(option: option, value: value, origin: .commandLine)) }
+            } else if option.takesValue {
+                guard index < arguments.count else { throw fail(Given(option: option, value: nil, origin: .commandLine)) }
                 value = arguments[index]
                 index += 1
             }
-            func bad() -> UserError { fail(name.name, name.expected, got: value) }
+            given.append(Given(option: option, value: value, origin: .commandLine))
+        }
+        return given
+    }
+
+    /// Parses the arguments (without the program name) over the configuration file's
+    /// options, if any: the command line overrides the file, and a later occurrence replaces
+    /// an earlier one. In the file, an option of the other mode is ignored, so one file
+    /// serves lock screens and windowed gates alike.
+    package static func parse(_ arguments: [String], config: [Given] = []) throws(UserError) -> Invocation {
+        let commandLine = try tokenize(arguments)
+        let windowed = (config + commandLine).contains { $0.option.name == "geometry" }
+        let fromFile = config.filter { $0.option.modes != (windowed ? .lock : .windowed) }
+        var options = Options()
+        var geometry: Geometry?
+        var slider: Geometry?
+        var backgroundGiven: Given?
+        var pinFileGiven: Given?
+        var setPin = false
+        var geometryGiven: Given?
+        for given in fromFile + commandLine {
+            let name = given.option
+            let value = given.value
+            func bad() -> UserError { fail(given) }
             let v = value ?? ""
             switch name.name {
+            case "config", "no-config": continue
             case "help": return .help
             case "version": return .version
             case "fork": options.fork = true
@@ -147,6 +191,7 @@ extension Options {
             case "pin-file":
                 guard !v.isEmpty else { throw bad() }
                 options.pinFile = v
+                pinFileGiven = given
             case "auth":
                 guard let method = AuthMethod(rawValue: v) else { throw bad() }
                 options.auth = method
@@ -173,7 +218,7 @@ extension Options {
                 guard let color = Color(hex: v) else { throw bad() }
                 if name.name == "background" {
                     options.background = color
-                    backgroundText = v
+                    backgroundGiven = given
                 } else {
                     options.foreground = color
                 }
@@ -181,9 +226,9 @@ extension Options {
                 guard let g = Geometry(parsing: v) else { throw bad() }
                 if name.name == "geometry" {
                     geometry = g
-                    geometryText = v
+                    geometryGiven = given
                 } else {
-                    try checkSize(g, option: name.name, text: v)
+                    try checkSize(g, given)
                     slider = g
                 }
             default:
@@ -191,7 +236,7 @@ extension Options {
             }
         }
         if setPin { return .setPin(pinFile: options.pinFile) }
-        if options.pinFile != nil && !options.auth.usesPin {
+        if pinFileGiven?.origin == .commandLine && !options.auth.usesPin {
             throw UserError("--pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin", status: .usage)
         }
         if let geometry {
@@ -207,13 +252,14 @@ extension Options {
                 throw UserError(
                     "--message: shows on the lock screen and cannot be combined with --geometry (windowed mode)", status: .usage)
             }
-            try checkSize(geometry, option: "geometry", text: geometryText, withWheels: options.auth.usesPin)
+            if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin) }
             options.mode = .windowed(geometry)
         } else {
             options.mode = .lock(slider: slider)
             if !options.background.isOpaque {
+                let naming = backgroundGiven.map { $0.origin.naming("background") } ?? "--background"
                 throw UserError(
-                    "--background: lock mode needs an opaque colour so nothing behind the lock shows through, got \"\(backgroundText ?? "")\"",
+                    "\(naming): lock mode needs an opaque colour so nothing behind the lock shows through, got \"\(backgroundGiven?.value ?? "")\"",
                     status: .usage)
             }
         }
@@ -226,13 +272,13 @@ extension Options {
 
     /// A slider's size must leave room for a thumb and a label; with the wheels, the track
     /// below them (a `windowedWheelsShare`-th of the window's height) must.
-    private static func checkSize(_ g: Geometry, option: String, text: String, withWheels: Bool = false) throws(UserError) {
+    private static func checkSize(_ g: Geometry, _ given: Given, withWheels: Bool = false) throws(UserError) {
         guard let w = g.width, let h = g.height else { return }
         let track = withWheels ? Int((Double(h) / windowedWheelsShare).rounded()) : h
         guard track >= minimumHeight, w >= minimumAspect * track, w <= maximumSide, h <= maximumSide else {
             let what = withWheels ? "a window whose track (below the wheels, 1/3.4 of its height) is" : "a slider"
             throw UserError(
-                "--\(option): expected \(what) at least \(minimumHeight) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(text)\"",
+                "\(given.origin.naming(given.option.name)): expected \(what) at least \(minimumHeight) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(given.value ?? "")\"",
                 status: .usage)
         }
     }

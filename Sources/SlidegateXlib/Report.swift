@@ -7,7 +7,8 @@ package func report(_ message: String) {
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
-/// Runs a slidegate program: parses `arguments`, answers --help and --version, resolves
+/// Runs a slidegate program: parses `arguments` over the configuration file's options,
+/// answers --help and --version, resolves
 /// where the PIN file is, hands `--set-pin` to `setPin` and other options to `body`, and
 /// exits with the status that comes back, or with the usage error's status after printing it.
 package func runCommandLine(
@@ -15,7 +16,9 @@ package func runCommandLine(
 ) -> Never {
     let status: ExitStatus
     do {
-        switch try Options.parse(arguments) {
+        // --help, --version and --set-pin answer whatever the configuration file says.
+        let own = try Options.tokenize(arguments).contains { ["help", "version", "set-pin"].contains($0.option.name) }
+        switch try Options.parse(arguments, config: own ? [] : try ConfigFile.load(for: arguments)) {
         case .help:
             print(Options.help, terminator: "")
             status = .completed

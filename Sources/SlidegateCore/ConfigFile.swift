@@ -1,0 +1,81 @@
+/// The configuration file (`--config`; swaylock's convention): one long option per line
+/// without the leading `--`, `name=value` or `name` alone for a flag; `#` starts a comment
+/// line; blank lines are fine; spaces around a line are dropped, those inside a value kept.
+package enum ConfigFile {
+    /// Which file the command line asks for.
+    package enum Choice: Equatable, Sendable {
+        /// `$XDG_CONFIG_HOME/slidegate/config`, else `~/.config/slidegate/config`; a missing
+        /// one is fine.
+        case standard
+        /// `--config PATH`: it must exist.
+        case given(String)
+        /// `--no-config`.
+        case none
+    }
+
+    /// The choice the command line makes (the last of `--config` and `--no-config`). The
+    /// arguments are checked in full later; this only looks for those two.
+    package static func choice(in arguments: [String]) -> Choice {
+        var choice = Choice.standard
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--no-config" {
+                choice = .none
+            } else if argument == "--config", index < arguments.count {
+                choice = .given(arguments[index])
+                index += 1
+            } else if argument.hasPrefix("--config=") {
+                choice = .given(String(argument.dropFirst("--config=".count)))
+            } else if let option = OptionSpec.named(String(argument.dropFirst(2).prefix { $0 != "=" })), option.takesValue,
+                !argument.contains("=")
+            {
+                // Skip the value, which may look like an option (--text --config).
+                index += 1
+            }
+        }
+        return choice
+    }
+
+    /// The standard place for the file.
+    package static func standardPath(configHome: String?, home: String?) -> String? {
+        if let configHome, configHome.hasPrefix("/") { return configHome + "/slidegate/config" }
+        guard let home, !home.isEmpty else { return nil }
+        return home + "/.config/slidegate/config"
+    }
+
+    /// The file's options in order; an error names the file and the line.
+    package static func parse(_ text: String, path: String) throws(UserError) -> [Options.Given] {
+        var given: [Options.Given] = []
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingSpaces
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let origin = Options.Origin.file(path: path, line: number + 1)
+            let name = String(line.prefix { $0 != "=" }).trimmingSpaces
+            func problem(_ text: String) -> UserError { UserError("\(path):\(number + 1): \(text)", status: .usage) }
+            guard let option = OptionSpec.named(name) else {
+                throw problem(name.hasPrefix("-") ? "write \"\(line.drop { $0 == "-" })\", without the dashes" : "unknown option \"\(name)\"")
+            }
+            guard !OptionSpec.commandLineOnly.contains(name) else {
+                throw problem("\(name): only on the command line")
+            }
+            let value = line.contains("=") ? String(line.drop { $0 != "=" }.dropFirst()).trimmingSpaces : nil
+            let entry = Options.Given(option: option, value: value, origin: origin)
+            guard option.takesValue == (value != nil) else {
+                let shown = value.map { "\"\($0)\"" } ?? "nothing"
+                throw problem("\(name): expected \(option.expected), got \(shown)")
+            }
+            given.append(entry)
+        }
+        return given
+    }
+}
+
+extension StringProtocol {
+    /// Without spaces and tabs at either end.
+    fileprivate var trimmingSpaces: String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return String(drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+    }
+}

@@ -1,0 +1,75 @@
+import CX11
+import Glibc
+import Testing
+
+/// The configuration file (`--config`, the standard place, `--no-config`), end to end.
+@Suite(.serialized) struct ConfigTests {
+    let screen: VirtualScreen
+    let client: Client
+    let scratch: Scratch
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        scratch = try Scratch()
+    }
+
+    func write(_ text: String, to name: String) -> String {
+        let path = scratch.path + "/" + name
+        let f = fopen(path, "w")!
+        fputs(text, f)
+        fclose(f)
+        return path
+    }
+
+    @Test func aConfigFileSetsTheColourAndTheFrameRate() throws {
+        let config = write("# slower, bluer\nbackground = #204060\nfps=20\n", to: "config")
+        let gate = try screen.slidegate(["--slider", "600x80+100+100", "--config", config])
+        #expect(eventually { client.pixel(5, 5) == (0x20, 0x40, 0x60) }, "the file's background: \(gate.standardError)")
+        #expect(eventually { client.thumbShown(at: 0, threshold: 90) })
+        let ui = try #require(children(of: gate.pid).first)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 2)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(woke < 40, "20 frames a second in the sweep, not 60: the UI woke \(woke) times in 2 s")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
+    @Test func theCommandLineOverridesTheStandardFileAndNoConfigSkipsIt() throws {
+        mkdir(scratch.path + "/slidegate", 0o700)
+        _ = write("background=#204060\n", to: "slidegate/config")
+        let home = ["XDG_CONFIG_HOME": scratch.path]
+        let gate = try screen.slidegate(["--slider", "600x80+100+100", "--background", "#102030"], environment: home)
+        #expect(eventually { client.pixel(5, 5) == (0x10, 0x20, 0x30) }, "the command line wins")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+        let standard = try screen.slidegate(["--slider", "600x80+100+100"], environment: home)
+        #expect(eventually { client.pixel(5, 5) == (0x20, 0x40, 0x60) }, "the standard file is read")
+        standard.signal(SIGTERM)
+        #expect(standard.wait() == 143)
+        let skipped = try screen.slidegate(["--slider", "600x80+100+100", "--no-config"], environment: home)
+        #expect(eventually { client.pixel(5, 5) == (0x15, 0x17, 0x1c) }, "--no-config: the built-in background")
+        skipped.signal(SIGTERM)
+        #expect(skipped.wait() == 143)
+    }
+
+    @Test func aBadLineIsExit2NamingTheFileAndLineWithNothingShown() throws {
+        let config = write("text=fine\n\nfps=0\n", to: "bad")
+        let gate = try screen.slidegate(["--config", config])
+        #expect(gate.wait() == 2)
+        #expect(gate.standardError == "slidegate: \(config):3: fps: expected a whole number from 1 to 240, got \"0\"\n")
+        let missing = try screen.slidegate(["--config", scratch.path + "/none"])
+        #expect(missing.wait() == 2)
+        #expect(missing.standardError == "slidegate: --config: \(scratch.path)/none: cannot be read (No such file or directory)\n")
+        #expect(client.mappedTopLevels().isEmpty && client.canGrabKeyboard(), "nothing was shown")
+    }
+
+    @Test func aSharedFileWithLockOptionsDoesNotBreakAWindowedGate() throws {
+        let config = write("message=back at 3\nslider=600x80+100+100\nforeground=#ffff00\n", to: "shared")
+        let gate = try screen.slidegate(["--geometry", "600x80+100+100", "--config", config])
+        #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "\(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+}
