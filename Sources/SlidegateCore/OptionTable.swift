@@ -119,6 +119,14 @@ extension OptionSpec {
                 "(slidegate --fork && systemctl suspend)",
             ], summary: "lock mode: fork once locked; the parent exits 0"),
         OptionSpec(
+            name: "above", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
+            help: ["windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)"],
+            summary: "windowed mode: keep the window above others"),
+        OptionSpec(
+            name: "undecorated", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
+            help: ["windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)"],
+            summary: "windowed mode: no window decorations"),
+        OptionSpec(
             name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both,
             help: [

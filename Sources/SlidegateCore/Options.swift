@@ -20,6 +20,9 @@ package struct Options: Equatable, Sendable {
     package var fps = 60
     /// `--fork`: once locked, fork; the parent exits 0.
     package var fork = false
+    /// Windowed mode: keep the window above others; ask for no decorations.
+    package var above = false
+    package var undecorated = false
     package var auth = AuthMethod.none
     package var pamService = "slidegate"
     /// `--message`: a line above the slider for the whole lock.
@@ -187,6 +190,8 @@ extension Options {
             case "help": return .help
             case "version": return .version
             case "fork": options.fork = true
+            case "above": options.above = true
+            case "undecorated": options.undecorated = true
             case "set-pin": setPin = true
             case "pin-file":
                 guard !v.isEmpty else { throw bad() }
@@ -254,6 +259,10 @@ extension Options {
             }
             if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin) }
             options.mode = .windowed(geometry)
+        } else if let windowedOnly = commandLine.first(where: { $0.option.modes == .windowed && $0.option.name != "geometry" }) {
+            throw UserError(
+                "--\(windowedOnly.option.name): asks the window manager for something, and only windowed mode (--geometry) has a window it manages",
+                status: .usage)
         } else {
             options.mode = .lock(slider: slider)
             if !options.background.isOpaque {

@@ -34,7 +34,10 @@ final class SliderWindow: Stage {
         let dpy = display.pointer
         let size = display.rootSize()
         let screenRect = Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        let placed = geometry.resolve(in: screenRect, defaultSize: Self.defaultSize(pinLength: pinLength))
+        // A position counts from the screen's edges; without one, a dialog is centred on the
+        // monitor the person is looking at: the pointer's.
+        let placed = geometry.resolve(
+            in: geometry.x == nil ? display.pointerMonitor() : screenRect, defaultSize: Self.defaultSize(pinLength: pinLength))
         var attributes = XSetWindowAttributes()
         attributes.background_pixmap = 0
         attributes.border_pixel = 0
@@ -64,6 +67,7 @@ final class SliderWindow: Stage {
         self.size = (placed.width, placed.height)
         deleteWindow = display.atom("WM_DELETE_WINDOW")
         describe(geometry: geometry, placed: placed, title: options.text.isEmpty ? "slidegate" : options.text)
+        ask(above: options.above, undecorated: options.undecorated)
         XMapWindow(dpy, window)
     }
 
@@ -91,6 +95,9 @@ final class SliderWindow: Stage {
         hints.height = Int32(placed.height)
         hints.base_width = hints.width
         hints.base_height = hints.height
+        hints.flags |= PPosition
+        hints.x = Int32(placed.x)
+        hints.y = Int32(placed.y)
         if let gx = geometry.x, let gy = geometry.y {
             hints.flags |= USPosition | PWinGravity
             hints.x = Int32(placed.x)
@@ -125,6 +132,25 @@ final class SliderWindow: Stage {
         }
         var protocols = [deleteWindow]
         XSetWMProtocols(dpy, window, &protocols, 1)
+    }
+
+    /// What the window manager is asked for before the window is mapped: a dialog; kept
+    /// above other windows (`--above`); without decorations (`--undecorated`).
+    private func ask(above: Bool, undecorated: Bool) {
+        let dpy = display.pointer
+        func set(_ property: String, _ type: Atom, _ values: [UInt]) {
+            let count = Int32(values.count)
+            let name = display.atom(property)
+            var values = values
+            _ = values.withUnsafeMutableBytes { bytes in
+                XChangeProperty(dpy, window, name, type, 32, PropModeReplace, bytes.bindMemory(to: UInt8.self).baseAddress, count)
+            }
+        }
+        set("_NET_WM_WINDOW_TYPE", XA_ATOM, [display.atom("_NET_WM_WINDOW_TYPE_DIALOG")])
+        if above { set("_NET_WM_STATE", XA_ATOM, [display.atom("_NET_WM_STATE_ABOVE")]) }
+        // Motif's hints: flags (2: the decorations field counts), functions, decorations (0:
+        // none), input mode, status.
+        if undecorated { set("_MOTIF_WM_HINTS", display.atom("_MOTIF_WM_HINTS"), [2, 0, 0, 0, 0]) }
     }
 
     func handle(_ event: inout XEvent) -> StageChange? {

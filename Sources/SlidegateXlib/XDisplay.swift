@@ -142,6 +142,21 @@ package final class XDisplay {
         return fastest > 0 ? min(fps, Int(fastest.rounded(.up))) : fps
     }
 
+    /// The monitor the pointer is on, or the primary one when it is on none.
+    package func pointerMonitor() -> Rect {
+        var rootReturn: Window = 0
+        var child: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var wx: Int32 = 0
+        var wy: Int32 = 0
+        var mask: UInt32 = 0
+        guard XQueryPointer(pointer, root, &rootReturn, &child, &x, &y, &wx, &wy, &mask) != 0,
+            let monitor = monitors().first(where: { $0.rect.contains(x: Double(x), y: Double(y)) })
+        else { return primaryMonitor() }
+        return monitor.rect
+    }
+
     /// The primary monitor's rectangle, or the first monitor's when none is primary.
     package func primaryMonitor() -> Rect {
         let all = monitors()

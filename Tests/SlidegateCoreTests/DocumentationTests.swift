@@ -53,6 +53,8 @@ import Testing
                   --fps N                animation frame-rate cap, a whole number 1-240 (default 60)
                   --fork                 lock mode: once the screen is locked, fork; the parent exits 0
                                          (slidegate --fork && systemctl suspend)
+                  --above                windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)
+                  --undecorated          windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)
                   --config PATH          read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,
                                          else ~/.config/slidegate/config): one per line, name=value or name
                   --no-config            read no configuration file

@@ -257,3 +257,14 @@ extension UserError {
         #expect(PinFile.defaultPath(configHome: nil, home: nil) == nil)
     }
 }
+
+@Suite struct WindowManagerOptionsTests {
+    @Test func aboveAndUndecoratedAreForWindows() throws {
+        let o = try options("--geometry", "600x80", "--above", "--undecorated")
+        #expect(o.above && o.undecorated)
+        expectUsageError(
+            ["--above"],
+            "slidegate: --above: asks the window manager for something, and only windowed mode (--geometry) has a window it manages")
+        expectUsageError(["--geometry", "600x80", "--undecorated=yes"], #"slidegate: --undecorated: expected no value, got "yes""#)
+    }
+}

@@ -584,6 +584,14 @@ final class Client {
     }
 
     /// A 32-bit CARDINAL property's first value, or nil when the window has none.
+    /// A 32-bit property's items, of any type (ATOM, CARDINAL, _MOTIF_WM_HINTS).
+    func longsProperty(_ window: Window, _ name: String) -> [UInt] {
+        guard let p = property(window, name, type: Atom(AnyPropertyType)), p.format == 32 else { return [] }
+        return p.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt.self)) }
+    }
+
+    func atom(_ name: String) -> UInt { UInt(XInternAtom(display, name, 0)) }
+
     func cardinalProperty(_ window: Window, _ name: String) -> UInt? {
         guard let p = property(window, name, type: XA_CARDINAL), p.format == 32, !p.bytes.isEmpty else { return nil }
         return p.bytes.withUnsafeBytes { $0.load(as: UInt.self) }

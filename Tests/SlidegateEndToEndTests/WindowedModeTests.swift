@@ -141,6 +141,20 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    @Test func theWindowIsADialogAskedToStayAboveWithoutDecorations() throws {
+        let plain = try start()
+        let window = try #require(client.mappedTopLevels().last)
+        #expect(client.longsProperty(window, "_NET_WM_WINDOW_TYPE") == [client.atom("_NET_WM_WINDOW_TYPE_DIALOG")])
+        #expect(client.longsProperty(window, "_NET_WM_STATE").isEmpty && client.longsProperty(window, "_MOTIF_WM_HINTS").isEmpty)
+        plain.signal(SIGTERM)
+        #expect(plain.wait() == 143)
+        let kiosk = try start("--above", "--undecorated")
+        let asked = try #require(client.mappedTopLevels().last)
+        #expect(client.longsProperty(asked, "_NET_WM_STATE") == [client.atom("_NET_WM_STATE_ABOVE")])
+        #expect(client.longsProperty(asked, "_MOTIF_WM_HINTS") == [2, 0, 0, 0, 0], "decorations: none")
+        #expect(kiosk.isRunning)
+    }
+
     @Test func aResizedWindowIsLaidOutAgain() throws {
         let gate = try start()
         let window = try #require(client.mappedTopLevels().last)
