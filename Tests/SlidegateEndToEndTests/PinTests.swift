@@ -79,9 +79,26 @@ import Testing
         (0...9).map { d in
             client.key(Self.keysym(d))
             client.key(0xff51)
+            // Still twice over: a face caught mid-turn would be a wrong reference.
+            waitUntilStill()
             waitUntilStill()
             return face(0)
         }
+    }
+
+    /// The digits the wheels rest on: read once every face is exactly one of the learnt ones
+    /// and holds still (a UI slowed down by other tests may show a wheel mid-turn for a
+    /// while; such a face matches no digit exactly).
+    func settled(_ references: [[Int]], within seconds: Double = 8, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [(digit: Int, distance: Int)]
+    {
+        var shown: [(digit: Int, distance: Int)] = []
+        let rested = eventually(within: seconds) {
+            shown = read(references)
+            return shown.allSatisfy { $0.distance == 0 } && wheelsStill() && read(references).map(\.digit) == shown.map(\.digit)
+        }
+        #expect(rested, "every wheel comes to rest on a digit: \(shown)", sourceLocation: sourceLocation)
+        return shown
     }
 
     /// The digit each wheel shows, and how far its face is from that digit's (0: exactly).
@@ -187,22 +204,23 @@ import Testing
         let gate = try lockWithPin()
         let references = learnFaces()
         #expect(Set(references).count == 10, "ten different faces")
-        // Scramble the other three from what wheel 0 shows: they start at random digits.
-        var shown = read(references)
-        #expect(shown.allSatisfy { $0.distance == 0 }, "every wheel rests exactly on a digit: \(shown)")
-        // Wheel 1 by a slow drag: n digits up for n digits on.
+        // Wheels 1 to 3 still show the random digits they started at.
+        var shown = settled(references)
+        // Wheels 1 to 3 by slow drags: n digits of pointer travel up for n digits on.
         let target = Self.pin.map { Int(String($0))! }
         for i in 1...3 {
-            let steps = (target[i] - shown[i].digit + 10) % 10
-            guard steps > 0 else { continue }
+            // The short way round: up to five digits on (the pointer up) or back (down), so
+            // the drag stays on the screen.
+            var steps = (target[i] - shown[i].digit + 10) % 10
+            if steps > 5 { steps -= 10 }
+            guard steps != 0 else { continue }
             let x = Self.centres[i]
             let distance = Int((Double(steps) * Self.pitch).rounded())
             client.drag(from: (x, Self.centreY), to: (x, Self.centreY - distance), steps: 20, release: false)
             sleep(seconds: 0.25)
             client.button(false)
         }
-        waitUntilStill()
-        shown = read(references)
+        shown = settled(references)
         #expect(shown[1...3].map(\.digit) == target[1...3].map { $0 }, "drags turn a wheel by what the pointer travels: \(shown)")
         // Wheel 0 by a flick: it coasts on and lands exactly on a digit.
         let x = Self.centres[0]
@@ -215,15 +233,12 @@ import Testing
         client.button(false)
         sleep(seconds: 0.3)
         #expect(!wheelsStill(), "a flick keeps the wheel turning after the release")
-        waitUntilStill(within: 8)
-        shown = read(references)
-        #expect(shown[0].distance == 0, "the flick landed exactly on a digit: \(shown)")
+        shown = settled(references)
         // The scroll wheel, one digit per notch, from what it shows to the PIN's digit.
         client.move(x, Self.centreY)
         let notches = (target[0] - shown[0].digit + 10) % 10
         for _ in 0..<notches { client.scroll(down: true) }
-        waitUntilStill()
-        #expect(read(references).map(\.digit) == target, "the wheels show the PIN")
+        #expect(settled(references).map(\.digit) == target, "the wheels show the PIN")
         #expect(gate.isRunning, "setting the wheels alone does not unlock")
         slide()
         #expect(gate.wait() == 0, "\(gate.standardError)")
@@ -233,14 +248,12 @@ import Testing
         let gate = try lockWithPin()
         let references = learnFaces()
         for _ in 0..<4 { client.key(Self.keysym(1)) }
-        waitUntilStill()
-        #expect(read(references).map(\.digit) == [1, 1, 1, 1])
+        #expect(settled(references).map(\.digit) == [1, 1, 1, 1])
         slide()
         #expect(eventually { bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false }, "an error banner slides in")
         #expect(eventually { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back")
-        waitUntilStill()
-        let after = read(references)
-        #expect(after.map(\.digit) != [1, 1, 1, 1] && after.allSatisfy { $0.distance == 0 }, "scrambled: \(after)")
+        let after = settled(references)
+        #expect(after.map(\.digit) != [1, 1, 1, 1], "scrambled: \(after)")
         #expect(gate.isRunning && !client.canGrabKeyboard(), "still locked")
         for d in [2, 5, 8, 0] { client.key(Self.keysym(d)) }
         client.key(0xff0d)
