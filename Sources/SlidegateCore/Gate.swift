@@ -67,6 +67,14 @@ package struct Gate: Sendable {
         package var idleLimit = PasswordEntry.idleLimit
         /// How many wheels the PIN has (`--auth pin`), from the PIN file.
         package var pinLength = 0
+        /// `--countdown`: the whole seconds left show beside the label.
+        package var countdown = false
+        /// When the timeout ends the gate, on the shared monotonic clock, when another
+        /// process (the guard) decided it; else it is `timeout` after the start.
+        package var deadline: Double?
+        /// `--reduce-motion`: no shimmer, and what moves (the thumb's return, the wheels,
+        /// the field's shake) moves at once.
+        package var reduceMotion = false
 
         package init(
             text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
@@ -104,8 +112,9 @@ package struct Gate: Sendable {
         self.layout = layout
         slide = Slide(start: start)
         verification = Verification()
-        presenter = Presenter(text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack)
-        deadline = settings.timeout.map { start + $0 }
+        presenter = Presenter(
+            text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack, reduceMotion: settings.reduceMotion)
+        deadline = settings.deadline ?? settings.timeout.map { start + $0 }
         if settings.auth.usesPin { wheels = Wheels(count: settings.pinLength) }
     }
 
@@ -187,6 +196,7 @@ package struct Gate: Sendable {
     private func settled(at now: Double) -> (slide: Slide, verification: Verification) {
         var slide = self.slide
         var verification = self.verification
+        if settings.reduceMotion, case .springing(_, let start) = slide.phase { slide = Slide(phase: .resting(since: start)) }
         slide.advance(to: now)
         if case .refused(let until) = verification.state, now >= until {
             verification.advance(to: now)
@@ -217,6 +227,7 @@ package struct Gate: Sendable {
     }
 
     package mutating func handle(_ input: GateInput, at now: Double) -> GateAction? {
+        defer { if settings.reduceMotion { wheels?.stopTurning() } }
         if let action = advance(to: now) { return action }
         guard exitStatus == nil else { return nil }
         switch input {
@@ -378,12 +389,33 @@ package struct Gate: Sendable {
         var scene = presenter.scene(
             slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
             banners: banners, at: now)
+        if settings.countdown, let left = secondsLeft(at: now), scene.field == nil {
+            if var label = scene.label, label.placement == .afterThumb {
+                label.text = "\(label.text) · \(left)"
+                scene.label = label
+            } else if scene.label == nil {
+                // No label (--text ""): the seconds alone.
+                scene.label = Scene.Label(
+                    text: "\(left)", placement: .afterThumb, emphasis: .solid, alpha: Presenter.labelAlpha(forValue: scene.thumbValue))
+            }
+        }
         if let wheels {
             scene.wheels = Scene.WheelsView(
                 positions: wheels.positions(at: now), focus: settings.auth == .pin ? wheels.focus : nil,
                 enabled: !pinLimiter.isBlocked(at: now))
         }
         return scene
+    }
+
+    /// `--countdown`: the whole seconds left until the timeout, counted up (2.1 s left shows 3).
+    package func secondsLeft(at now: Double) -> Int? {
+        deadline.map { Int(max(0, ($0 - now).rounded(.up))) }
+    }
+
+    /// `--countdown`: when the seconds shown next change.
+    private func countdownTick(after now: Double) -> Double? {
+        guard settings.countdown, let deadline, let left = secondsLeft(at: now), left > 0 else { return nil }
+        return deadline - Double(left - 1)
     }
 
     /// When the wheels next need a frame (while any turns by itself), or a PIN delay ends.
@@ -398,6 +430,7 @@ package struct Gate: Sendable {
         let (slide, verification) = settled(at: now)
         return presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now) != nil
             || banners.nextChange(after: now, fps: settings.fps) != nil || wheels?.isMoving(at: now) == true
+            || countdownTick(after: now) != nil
     }
 
     /// When the gate next has to act without input (the timeout), or nil: what a process
@@ -419,7 +452,7 @@ package struct Gate: Sendable {
         let (slide, verification) = settled(at: now)
         var next = [
             presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now),
-            banners.nextChange(after: now, fps: settings.fps), idleDeadline, wheelsChange(after: now),
+            banners.nextChange(after: now, fps: settings.fps), idleDeadline, wheelsChange(after: now), countdownTick(after: now),
         ]
         if !verification.isVerifying { next.append(deadline) }
         if case .refused(let until) = verification.state { next.append(until) }

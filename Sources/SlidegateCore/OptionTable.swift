@@ -59,6 +59,14 @@ extension OptionSpec {
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
         OptionSpec(
+            name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["with --timeout: show the whole seconds left beside the label"],
+            summary: "show the seconds left before the timeout"),
+        OptionSpec(
+            name: "reduce-motion", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: ["no shimmer (the label stays bright), no spring, wheel spin or", "reveal: what moves moves at once"],
+            summary: "no animation: what moves moves at once"),
+        OptionSpec(
             name: "auth", argument: .choice(["none", "pam", "pin", "pin,pam"]), placeholder: "METHOD",
             expected: "none (the slide alone), pam (the user's password), pin (the PIN wheels) or pin,pam (either)",
             defaultValue: "none", modes: .both,

@@ -23,6 +23,10 @@ package struct Options: Equatable, Sendable {
     /// Windowed mode: keep the window above others; ask for no decorations.
     package var above = false
     package var undecorated = false
+    /// `--countdown`: the seconds left beside the label (needs `--timeout`).
+    package var countdown = false
+    /// `--reduce-motion`: no shimmer; what moves moves at once.
+    package var reduceMotion = false
     package var auth = AuthMethod.none
     package var pamService = "slidegate"
     /// `--message`: a line above the slider for the whole lock.
@@ -46,6 +50,8 @@ package struct Options: Equatable, Sendable {
             text: text, unlockCommand: unlockCommand, timeout: timeout, fps: fps, auth: auth,
             bannersInTrack: { if case .windowed = mode { true } else { false } }())
         settings.idleLimit = idleLimit
+        settings.countdown = countdown
+        settings.reduceMotion = reduceMotion
         return settings
     }
 }
@@ -192,6 +198,8 @@ extension Options {
             case "fork": options.fork = true
             case "above": options.above = true
             case "undecorated": options.undecorated = true
+            case "countdown": options.countdown = true
+            case "reduce-motion": options.reduceMotion = true
             case "set-pin": setPin = true
             case "pin-file":
                 guard !v.isEmpty else { throw bad() }
@@ -241,6 +249,9 @@ extension Options {
             }
         }
         if setPin { return .setPin(pinFile: options.pinFile) }
+        if options.countdown && options.timeout == nil {
+            throw UserError("--countdown: counts down --timeout, which is not given", status: .usage)
+        }
         if pinFileGiven?.origin == .commandLine && !options.auth.usesPin {
             throw UserError("--pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin", status: .usage)
         }

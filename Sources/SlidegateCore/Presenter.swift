@@ -12,7 +12,12 @@ package struct Presenter: Equatable, Sendable {
     package static let capsLockText = "Caps Lock is on"
     package static let wrongPinText = "wrong PIN"
 
-    package init(text: String, fps: Int, bannersInTrack: Bool = true) {
+    /// `--reduce-motion`: the label stays bright (no shimmer), the field does not shake,
+    /// banners appear and go at once.
+    package var reduceMotion: Bool
+
+    package init(text: String, fps: Int, bannersInTrack: Bool = true, reduceMotion: Bool = false) {
+        self.reduceMotion = reduceMotion
         self.text = text
         self.fps = fps
         self.bannersInTrack = bannersInTrack
@@ -35,7 +40,7 @@ package struct Presenter: Equatable, Sendable {
             scene.thumbValue = 1
             scene.busy = entry.checking || verification == .verifying
             scene.field = Scene.Field(
-                prompt: entry.prompt?.text ?? "", count: entry.count, shake: entry.shakeOffset(at: now))
+                prompt: entry.prompt?.text ?? "", count: entry.count, shake: reduceMotion ? 0 : entry.shakeOffset(at: now))
             if bannersInTrack { scene.field?.notice = visible?.banner.text(at: now) }
         } else if bannersInTrack, let visible, verification == .idle || verification.isRefusal {
             scene.label = Scene.Label(
@@ -43,7 +48,8 @@ package struct Presenter: Equatable, Sendable {
                 alpha: Self.labelAlpha(forValue: value))
         }
         if !bannersInTrack, let visible {
-            scene.banner = Scene.BannerView(kind: visible.banner.kind, text: visible.banner.text(at: now), shown: visible.shown)
+            let shown = reduceMotion ? (visible.shown > 0 ? 1 : 0) : visible.shown
+            scene.banner = Scene.BannerView(kind: visible.banner.kind, text: visible.banner.text(at: now), shown: shown)
         }
         return scene
     }
@@ -67,7 +73,8 @@ package struct Presenter: Equatable, Sendable {
             if case .resting(let since) = slide { band = shimmer.bandCentre(elapsed: now - since) }
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: text, placement: .afterThumb, emphasis: .shimmer(band: band), alpha: alpha),
+                label: Scene.Label(
+                    text: text, placement: .afterThumb, emphasis: reduceMotion ? .solid : .shimmer(band: band), alpha: alpha),
                 busy: false)
         }
     }
@@ -77,7 +84,7 @@ package struct Presenter: Equatable, Sendable {
         slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(), after now: Double
     ) -> Double? {
         let frame = 1 / Double(fps)
-        if let start = entry.shakeStart, now < start + PasswordEntry.shakeDuration {
+        if let start = entry.shakeStart, now < start + PasswordEntry.shakeDuration, !reduceMotion {
             return min(now + frame, start + PasswordEntry.shakeDuration)
         }
         if entry.isOpen { return nil }
@@ -87,7 +94,7 @@ package struct Presenter: Equatable, Sendable {
         switch (slide, verification) {
         case (.springing(_, let start), _):
             return min(nextFrame(from: start), start + Slide.springDuration)
-        case (.resting(let since), .idle) where !text.isEmpty:
+        case (.resting(let since), .idle) where !text.isEmpty && !reduceMotion:
             let elapsed = now - since
             guard shimmer.bandCentre(elapsed: elapsed) != nil else { return since + shimmer.nextSweepStart(after: elapsed) }
             let cycleStart = since + (elapsed / shimmer.period).rounded(.down) * shimmer.period

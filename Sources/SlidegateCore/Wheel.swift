@@ -107,6 +107,14 @@ package struct Wheel: Equatable, Sendable {
         }
     }
 
+    /// A coasting or settling wheel is at once on the digit it was headed for.
+    package mutating func stopTurning() {
+        switch motion {
+        case .coasting(_, _, _, _, let target), .settling(_, _, let target, _, _): motion = .still(target)
+        case .still, .held: break
+        }
+    }
+
     package var isHeld: Bool {
         if case .held = motion { return true }
         return false

@@ -88,6 +88,11 @@ package struct Wheels: Equatable, Sendable {
         for i in wheels.indices { wheels[i].advance(to: now) }
     }
 
+    /// Every turning wheel is at once where it was headed (`--reduce-motion`).
+    package mutating func stopTurning() {
+        for i in wheels.indices { wheels[i].stopTurning() }
+    }
+
     /// The pointer went down on wheel `index` at `y` (digits): it holds that wheel.
     package mutating func grab(_ index: Int, y: Double, at now: Double) {
         guard wheels.indices.contains(index) else { return }

@@ -185,10 +185,10 @@ package final class Guard {
     }
 
     /// `--reveal`: the cover is cut away before the grabs go (input waits meanwhile); if
-    /// the server cannot shape it, it goes at once.
+    /// the server cannot shape it, or `--reduce-motion` asks for no animation, it goes at once.
     private func reveal() {
         let size = display.rootSize()
-        if !RevealAnimation.play(
+        if options.reduceMotion || !RevealAnimation.play(
             options.reveal, on: cover.cover, width: Double(size.width), height: Double(size.height), fps: fps,
             display: display)
         {
@@ -480,9 +480,12 @@ package final class Guard {
                 readUI()
                 return nil
             }
-            let settings = UISettings(
+            var settings = UISettings(
                 text: options.text, background: options.background, foreground: options.foreground, fps: fps,
                 unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
+            settings.countdown = options.countdown
+            settings.deadline = gate.deadline
+            settings.reduceMotion = options.reduceMotion
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(

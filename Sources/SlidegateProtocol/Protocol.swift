@@ -32,7 +32,8 @@ import SlidegateCore
 //                 u8 auth (0 none, 1 pam: a completed slide opens the password stage,
 //                 2 pin: it checks the wheels, 3 pin,pam: both), u32 the PIN's length
 //                 (the number of wheels; 0 without a PIN),
-//                 u8 has message, [string the --message line]
+//                 u8 has message, [string the --message line], u8 countdown, u8 has
+//                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion
 //   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
 //                 the wheels (0: none): the first message after settings. The UI asks the
 //                 server their sizes, again after each `layout`.
@@ -96,6 +97,9 @@ package struct UISettings: Equatable, Sendable {
     package var auth: AuthMethod
     package var pinLength: Int
     package var message: String?
+    package var countdown = false
+    package var deadline: Double?
+    package var reduceMotion = false
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -159,6 +163,9 @@ extension GuardMessage {
             w.u8(Self.authTags[s.auth]!)
             w.u32(UInt32(clamping: s.pinLength))
             w.optional(s.message) { $0.string($1) }
+            w.u8(s.countdown ? 1 : 0)
+            w.optional(s.deadline) { $0.f64($1) }
+            w.u8(s.reduceMotion ? 1 : 0)
         case .windows(let slider, let banner, let message, let wheels):
             w.u8(3)
             w.u64(slider)
@@ -274,10 +281,13 @@ extension GuardMessage {
             }
             let pinLength = Int(try r.u32())
             guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
-            self = .settings(
-                UISettings(
-                    text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
-                    pinLength: pinLength, message: try r.optionalString()))
+            var settings = UISettings(
+                text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
+                pinLength: pinLength, message: try r.optionalString())
+            settings.countdown = try r.u8() == 1
+            settings.deadline = try r.optionalF64()
+            settings.reduceMotion = try r.u8() == 1
+            self = .settings(settings)
         case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64())
         case 4:
             let width = Int(try r.u32())

@@ -110,6 +110,7 @@ package final class Runner {
             var notices: (banner: Window, message: Window) = (0, 0)
             var wheels: Window = 0
             var pinLength = 0
+            var deadline: Double?
             while window == nil {
                 var polled = [
                     pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0),
@@ -131,7 +132,10 @@ package final class Runner {
                         options.unlockCommand = settings.unlockCommand
                         options.auth = settings.auth
                         options.message = settings.message
+                        options.countdown = settings.countdown
+                        options.reduceMotion = settings.reduceMotion
                         pinLength = settings.pinLength
+                        deadline = settings.deadline
                     case .windows(let slider, let banner, let message, let wheelWindow) where window == nil:
                         window = slider
                         notices = (Window(banner), Window(message))
@@ -142,7 +146,7 @@ package final class Runner {
             }
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
-            let runner = try Runner(options, display, signals, loop, fontMap, stage, link, pinLength: pinLength)
+            let runner = try Runner(options, display, signals, loop, fontMap, stage, link, pinLength: pinLength, deadline: deadline)
             runner.noticeIDs = notices
             runner.wheelsID = wheels
             try runner.makeNoticeWindows()
@@ -171,11 +175,12 @@ package final class Runner {
 
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
-        _ stage: any Stage, _ guardLink: GuardLink?, pinLength: Int = 0, auth: AuthSession? = nil
+        _ stage: any Stage, _ guardLink: GuardLink?, pinLength: Int = 0, deadline: Double? = nil, auth: AuthSession? = nil
     ) throws(UserError) {
         self.auth = auth
         var settings = options.gateSettings
         settings.pinLength = pinLength
+        settings.deadline = deadline
         gateSettings = settings
         self.options = options
         self.display = display
@@ -213,7 +218,7 @@ package final class Runner {
             event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in try pass() })
         if status == .completed, guardLink == nil,
-            !RevealAnimation.play(
+            options.reduceMotion || !RevealAnimation.play(
                 options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
                 display: display)
         {

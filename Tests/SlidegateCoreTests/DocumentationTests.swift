@@ -33,6 +33,9 @@ import Testing
                                          otherwise say "unlock failed" and let the person try again
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
+                  --countdown            with --timeout: show the whole seconds left beside the label
+                  --reduce-motion        no shimmer (the label stays bright), no spring, wheel spin or
+                                         reveal: what moves moves at once
                   --auth METHOD          what opens the gate once the slide completes: none (default),
                                          pam (the user's password, checked by PAM), pin (the PIN set on
                                          the wheels), or pin,pam (the wheels, or the password by keyboard)

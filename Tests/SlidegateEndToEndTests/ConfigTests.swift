@@ -73,3 +73,33 @@ import Testing
         #expect(gate.wait() == 0)
     }
 }
+
+/// `--countdown` and `--reduce-motion`, end to end in lock mode (the UI gets both, and the
+/// guard's deadline, over the protocol).
+@Suite(.serialized) struct CountdownEndToEndTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    /// The label's part of the track, right of the resting thumb.
+    func labelPixels() -> [Int] { client.brightness(x: 180, y: 110, width: 500, height: 60, step: 2) }
+
+    @Test func theSecondsCountDownBesideAStillLabelUntilTheTimeout() throws {
+        let gate = try lock(["--timeout", "4", "--countdown", "--reduce-motion"])
+        var samples: [[Int]] = []
+        for _ in 0..<4 {
+            samples.append(labelPixels())
+            sleep(seconds: 0.2)
+        }
+        #expect(samples.contains { $0.contains { $0 > 200 } }, "the label is at full brightness")
+        #expect(zip(samples, samples.dropFirst()).contains { $0 == $1 }, "no shimmer: the label holds still within a second")
+        let first = samples[0]
+        sleep(seconds: 1.2)
+        #expect(labelPixels() != first, "a second later another number shows")
+        #expect(gate.wait(timeout: 6) == 4)
+    }
+}
