@@ -75,6 +75,8 @@ package struct Gate: Sendable {
         /// `--reduce-motion`: no shimmer, and what moves (the thumb's return, the wheels,
         /// the field's shake) moves at once.
         package var reduceMotion = false
+        /// The thumb slides right to left: the shimmer sweeps that way too.
+        package var rightToLeft = false
 
         package init(
             text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
@@ -113,7 +115,8 @@ package struct Gate: Sendable {
         slide = Slide(start: start)
         verification = Verification()
         presenter = Presenter(
-            text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack, reduceMotion: settings.reduceMotion)
+            text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack, reduceMotion: settings.reduceMotion,
+            rightToLeft: settings.rightToLeft)
         deadline = settings.deadline ?? settings.timeout.map { start + $0 }
         if settings.auth.usesPin { wheels = Wheels(count: settings.pinLength) }
     }

@@ -59,6 +59,11 @@ extension OptionSpec {
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
         OptionSpec(
+            name: "direction", argument: .choice(Direction.allCases.map(\.rawValue)), placeholder: "DIR",
+            expected: "ltr, rtl or auto", defaultValue: "auto", modes: .both,
+            help: ["which way the thumb slides: ltr, rtl, or auto (default: right to", "left when the label's first letter is Arabic, Hebrew, …)"],
+            summary: "which way the thumb slides"),
+        OptionSpec(
             name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["with --timeout: show the whole seconds left beside the label"],
             summary: "show the seconds left before the timeout"),

@@ -27,6 +27,10 @@ package struct Options: Equatable, Sendable {
     package var countdown = false
     /// `--reduce-motion`: no shimmer; what moves moves at once.
     package var reduceMotion = false
+    package var direction = Direction.auto
+
+    /// Whether the thumb slides right to left, as `--direction` and the label decide.
+    package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
     package var auth = AuthMethod.none
     package var pamService = "slidegate"
     /// `--message`: a line above the slider for the whole lock.
@@ -52,6 +56,7 @@ package struct Options: Equatable, Sendable {
         settings.idleLimit = idleLimit
         settings.countdown = countdown
         settings.reduceMotion = reduceMotion
+        settings.rightToLeft = rightToLeft
         return settings
     }
 }
@@ -200,6 +205,9 @@ extension Options {
             case "undecorated": options.undecorated = true
             case "countdown": options.countdown = true
             case "reduce-motion": options.reduceMotion = true
+            case "direction":
+                guard let direction = Direction(rawValue: v) else { throw bad() }
+                options.direction = direction
             case "set-pin": setPin = true
             case "pin-file":
                 guard !v.isEmpty else { throw bad() }

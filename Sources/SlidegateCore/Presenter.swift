@@ -16,8 +16,12 @@ package struct Presenter: Equatable, Sendable {
     /// banners appear and go at once.
     package var reduceMotion: Bool
 
-    package init(text: String, fps: Int, bannersInTrack: Bool = true, reduceMotion: Bool = false) {
+    /// The shimmer sweeps right to left, the way the thumb goes.
+    package var rightToLeft: Bool
+
+    package init(text: String, fps: Int, bannersInTrack: Bool = true, reduceMotion: Bool = false, rightToLeft: Bool = false) {
         self.reduceMotion = reduceMotion
+        self.rightToLeft = rightToLeft
         self.text = text
         self.fps = fps
         self.bannersInTrack = bannersInTrack
@@ -70,7 +74,9 @@ package struct Presenter: Equatable, Sendable {
         case .idle:
             guard !text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }
             var band: Double?
-            if case .resting(let since) = slide { band = shimmer.bandCentre(elapsed: now - since) }
+            if case .resting(let since) = slide {
+                band = shimmer.bandCentre(elapsed: now - since).map { rightToLeft ? 1 - $0 : $0 }
+            }
             return Scene(
                 thumbValue: value,
                 label: Scene.Label(

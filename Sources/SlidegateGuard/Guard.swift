@@ -132,7 +132,7 @@ package final class Guard {
         let now = monotonicNow()
         var settings = options.gateSettings
         settings.pinLength = pinLength
-        gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength), start: now)
+        gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), start: now)
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: now, using: &random)), at: now) }
         fallbackAt = now + FallbackSlider.delay
         sleepLock?.release()
@@ -149,11 +149,11 @@ package final class Guard {
 
     /// The slider's layout in its own coordinates, which is what both gates use; the wheels'
     /// row relative to it.
-    private static func localLayout(_ cover: LockCover, pinLength: Int) -> SliderLayout {
+    private static func localLayout(_ cover: LockCover, pinLength: Int, rightToLeft: Bool) -> SliderLayout {
         let slider = cover.slider
         return SliderLayout(
             bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height),
-            wheelRow: pinLength == 0 ? nil : WheelRow(area: wheelArea(cover), count: pinLength))
+            wheelRow: pinLength == 0 ? nil : WheelRow(area: wheelArea(cover), count: pinLength), rightToLeft: rightToLeft)
     }
 
     /// The wheels' row relative to the slider's top-left corner.
@@ -311,7 +311,7 @@ package final class Guard {
     /// now; a drag in progress springs back.
     private func relayout() {
         if cover.layOut() {
-            gate.relayout(Self.localLayout(cover, pinLength: pinLength), at: monotonicNow())
+            gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
             sendLayout()
             send(.state(gate.snapshot))
             fallback?.invalidate()
@@ -486,6 +486,7 @@ package final class Guard {
             settings.countdown = options.countdown
             settings.deadline = gate.deadline
             settings.reduceMotion = options.reduceMotion
+            settings.rightToLeft = options.rightToLeft
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(

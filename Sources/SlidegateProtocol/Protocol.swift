@@ -33,7 +33,8 @@ import SlidegateCore
 //                 2 pin: it checks the wheels, 3 pin,pam: both), u32 the PIN's length
 //                 (the number of wheels; 0 without a PIN),
 //                 u8 has message, [string the --message line], u8 countdown, u8 has
-//                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion
+//                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
+//                 u8 right to left (the direction the guard resolved)
 //   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
 //                 the wheels (0: none): the first message after settings. The UI asks the
 //                 server their sizes, again after each `layout`.
@@ -100,6 +101,7 @@ package struct UISettings: Equatable, Sendable {
     package var countdown = false
     package var deadline: Double?
     package var reduceMotion = false
+    package var rightToLeft = false
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -166,6 +168,7 @@ extension GuardMessage {
             w.u8(s.countdown ? 1 : 0)
             w.optional(s.deadline) { $0.f64($1) }
             w.u8(s.reduceMotion ? 1 : 0)
+            w.u8(s.rightToLeft ? 1 : 0)
         case .windows(let slider, let banner, let message, let wheels):
             w.u8(3)
             w.u64(slider)
@@ -287,6 +290,7 @@ extension GuardMessage {
             settings.countdown = try r.u8() == 1
             settings.deadline = try r.optionalF64()
             settings.reduceMotion = try r.u8() == 1
+            settings.rightToLeft = try r.u8() == 1
             self = .settings(settings)
         case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64())
         case 4:

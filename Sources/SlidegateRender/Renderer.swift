@@ -229,6 +229,13 @@ package final class Renderer {
         cairo_set_line_width(cr, max(1.5, s * 0.08))
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if layout.rightToLeft {
+            // The arrow points the way the thumb goes: mirrored about the thumb's middle.
+            cairo_translate(cr, 2 * r.midX, 0)
+            cairo_scale(cr, -1, 1)
+        }
         cairo_move_to(cr, r.x + s * 0.28, r.midY)
         cairo_line_to(cr, r.x + s * 0.70, r.midY)
         cairo_move_to(cr, r.x + s * 0.52, r.midY - s * 0.19)

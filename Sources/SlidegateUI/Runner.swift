@@ -134,6 +134,7 @@ package final class Runner {
                         options.message = settings.message
                         options.countdown = settings.countdown
                         options.reduceMotion = settings.reduceMotion
+                        options.direction = settings.rightToLeft ? .rtl : .ltr
                         pinLength = settings.pinLength
                         deadline = settings.deadline
                     case .windows(let slider, let banner, let message, let wheelWindow) where window == nil:
@@ -191,7 +192,7 @@ package final class Runner {
         self.guardLink = guardLink
         drawnUntold = guardLink != nil
         blanking = Blanking(display)
-        gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider), start: monotonicNow())
+        gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
     }
 
@@ -202,7 +203,7 @@ package final class Runner {
         let surface = try WindowSurface(
             display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
             height: Int(size.height))
-        let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
         let renderer = Renderer(layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap)
         return (surface, renderer)
     }
@@ -231,7 +232,9 @@ package final class Runner {
 
     /// The gate's layout: the slider, and the wheels' row if there is one.
     private var layout: SliderLayout {
-        SliderLayout(bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) })
+        SliderLayout(
+            bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) },
+            rightToLeft: gateSettings.rightToLeft)
     }
 
     /// Windowed mode with `--auth pam`: an input, then the transaction follows the password

@@ -33,6 +33,8 @@ import Testing
                                          otherwise say "unlock failed" and let the person try again
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
+                  --direction DIR        which way the thumb slides: ltr, rtl, or auto (default: right to
+                                         left when the label's first letter is Arabic, Hebrew, …)
                   --countdown            with --timeout: show the whole seconds left beside the label
                   --reduce-motion        no shimmer (the label stays bright), no spring, wheel spin or
                                          reveal: what moves moves at once

@@ -14,6 +14,17 @@ import Testing
         client = try Client(screen)
     }
 
+    @Test func aRightToLeftLockOpensWithALeftwardSlide() throws {
+        let gate = try screen.slidegate(Self.arguments + ["--text", "החלק כדי לפתוח"])
+        #expect(eventually { covered() && thumbShown(at: 1) && !thumbShown(at: 0) }, "the thumb rests at the right end")
+        client.drag(from: (640, 140), to: (1200, 140))
+        client.drag(from: (140, 140), to: (1200, 140))
+        #expect(eventually { thumbShown(at: 1) })
+        #expect(gate.isRunning && !client.canGrabKeyboard(), "rightward drags do nothing")
+        client.drag(from: (640, 140), to: (0, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     @Test func coversTheScreenGrabsInputAndAFullDragUnlocks() throws {
         let gate = try lock()
         let cover = try #require(client.mappedTopLevels().last)

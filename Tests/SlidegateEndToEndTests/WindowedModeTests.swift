@@ -141,6 +141,31 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    @Test func rightToLeftTheThumbStartsAtTheRightAndSlidesLeft() throws {
+        // Arabic with --direction auto (the default): the thumb rests at the right end.
+        let gate = try screen.slidegate(Self.geometry + ["--text", "اسحب لفتح القفل"])
+        #expect(eventually { client.thumbShown(at: 1, threshold: 70) && !client.thumbShown(at: 0, threshold: 70) }, "\(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        client.drag(from: (660, 140), to: (1200, 140))
+        barrierRightToLeft()
+        #expect(gate.isRunning, "a left-to-right drag, from either end, does nothing")
+        // The thumb's left part: under the pointer at rest and at the end of its spring back.
+        client.drag(from: (640, 140), to: (0, 140))
+        #expect(gate.wait() == 0)
+        let forced = try screen.slidegate(Self.geometry + ["--direction", "rtl"])
+        #expect(eventually { client.thumbShown(at: 1, threshold: 70) }, "--direction rtl with an English label")
+        client.drag(from: (640, 140), to: (0, 140))
+        #expect(forced.wait() == 0)
+    }
+
+    /// The right-to-left barrier: half a drag leftwards that the thumb follows, then its spring back.
+    func barrierRightToLeft() {
+        client.drag(from: (660, 140), to: (400, 140), release: false)
+        #expect(eventually { client.thumbShown(at: 0.5, threshold: 70) }, "the thumb follows a real drag")
+        client.button(false)
+        #expect(eventually { client.thumbShown(at: 1, threshold: 70) && !client.thumbShown(at: 0.5, threshold: 70) })
+    }
+
     @Test func theWindowIsADialogAskedToStayAboveWithoutDecorations() throws {
         let plain = try start()
         let window = try #require(client.mappedTopLevels().last)

@@ -184,3 +184,24 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         #expect(try renderer.draw(scene, after: scene, into: cr) == nil)
     }
 }
+
+@Suite struct RightToLeftGoldenTests {
+    func renderer() throws -> Renderer {
+        Renderer(
+            layout: SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72), rightToLeft: true),
+            background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!,
+            fontMap: try FontMap(files: GoldenImage.fontFiles), family: GoldenImage.family)
+    }
+
+    @Test func atRestAndMidDrag() throws {
+        let renderer = try renderer()
+        let text = "اسحب لفتح القفل"
+        try GoldenImage.check(
+            "rtl-rest", Scene(thumbValue: 0, label: label(text, band: 0.7), busy: false), with: renderer)
+        try GoldenImage.check(
+            "rtl-drag", Scene(thumbValue: 0.4, label: label(text, alpha: Presenter.labelAlpha(forValue: 0.4)), busy: false),
+            with: renderer)
+        let busy = Scene.Label(text: "unlocking…", placement: .beforeEnd, emphasis: .solid, alpha: 1)
+        try GoldenImage.check("rtl-busy", Scene(thumbValue: 1, label: busy, busy: true), with: renderer)
+    }
+}
