@@ -28,6 +28,10 @@ package struct Options: Equatable, Sendable {
     /// `--reduce-motion`: no shimmer; what moves moves at once.
     package var reduceMotion = false
     package var direction = Direction.auto
+    /// `--scale`: the size factor for what slidegate chooses itself, or nil for the X
+    /// server's `Xft.dpi` / 96 (else 1).
+    package var scale: Double?
+    package static let scales = 0.5...4.0
 
     /// Whether the thumb slides right to left, as `--direction` and the label decide.
     package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
@@ -191,6 +195,7 @@ extension Options {
         var pinFileGiven: Given?
         var setPin = false
         var geometryGiven: Given?
+        var sliderGiven: Given?
         for given in fromFile + commandLine {
             let name = given.option
             let value = given.value
@@ -205,6 +210,11 @@ extension Options {
             case "undecorated": options.undecorated = true
             case "countdown": options.countdown = true
             case "reduce-motion": options.reduceMotion = true
+            case "scale":
+                guard v.count <= 8, v.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(v),
+                    scales.contains(factor)
+                else { throw bad() }
+                options.scale = factor
             case "direction":
                 guard let direction = Direction(rawValue: v) else { throw bad() }
                 options.direction = direction
@@ -249,8 +259,8 @@ extension Options {
                     geometry = g
                     geometryGiven = given
                 } else {
-                    try checkSize(g, given)
                     slider = g
+                    sliderGiven = given
                 }
             default:
                 preconditionFailure("--\(name.name) is in the option table but not parsed")
@@ -276,13 +286,14 @@ extension Options {
                 throw UserError(
                     "--message: shows on the lock screen and cannot be combined with --geometry (windowed mode)", status: .usage)
             }
-            if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin) }
+            if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin, scale: options.scale ?? 1) }
             options.mode = .windowed(geometry)
         } else if let windowedOnly = commandLine.first(where: { $0.option.modes == .windowed && $0.option.name != "geometry" }) {
             throw UserError(
                 "--\(windowedOnly.option.name): asks the window manager for something, and only windowed mode (--geometry) has a window it manages",
                 status: .usage)
         } else {
+            if let slider, let sliderGiven { try checkSize(slider, sliderGiven, scale: options.scale ?? 1) }
             options.mode = .lock(slider: slider)
             if !options.background.isOpaque {
                 let naming = backgroundGiven.map { $0.origin.naming("background") } ?? "--background"
@@ -298,15 +309,18 @@ extension Options {
     /// wheels 2, a gap 0.4, the track 1).
     package static let windowedWheelsShare = 3.4
 
-    /// A slider's size must leave room for a thumb and a label; with the wheels, the track
-    /// below them (a `windowedWheelsShare`-th of the window's height) must.
-    private static func checkSize(_ g: Geometry, _ given: Given, withWheels: Bool = false) throws(UserError) {
+    /// A slider's size must leave room for a thumb and a label (24 pixels at scale 1, more
+    /// at a larger `--scale`); with the wheels, the track below them (a
+    /// `windowedWheelsShare`-th of the window's height) must.
+    private static func checkSize(_ g: Geometry, _ given: Given, withWheels: Bool = false, scale: Double = 1) throws(UserError)
+    {
         guard let w = g.width, let h = g.height else { return }
         let track = withWheels ? Int((Double(h) / windowedWheelsShare).rounded()) : h
-        guard track >= minimumHeight, w >= minimumAspect * track, w <= maximumSide, h <= maximumSide else {
+        let minimum = Int((Double(minimumHeight) * scale).rounded())
+        guard track >= minimum, w >= minimumAspect * track, w <= maximumSide, h <= maximumSide else {
             let what = withWheels ? "a window whose track (below the wheels, 1/3.4 of its height) is" : "a slider"
             throw UserError(
-                "\(given.origin.naming(given.option.name)): expected \(what) at least \(minimumHeight) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(given.value ?? "")\"",
+                "\(given.origin.naming(given.option.name)): expected \(what) at least \(minimum) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(given.value ?? "")\"",
                 status: .usage)
         }
     }

@@ -127,7 +127,7 @@ package final class Guard {
         grabs = try InputGrabs(display: display)
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil, pinLength: pinLength)
+            message: options.message != nil, pinLength: pinLength, scale: options.scale ?? display.resourceScale())
         blanking = Blanking(display)
         let now = monotonicNow()
         var settings = options.gateSettings

@@ -18,6 +18,8 @@ final class LockCover {
     private let hasMessage: Bool
     /// How many PIN wheels there are (0: none).
     private let pinLength: Int
+    /// `--scale`: the factor for the sizes the cover chooses itself.
+    private let scale: Double
     private(set) var cover: Window = 0
     /// The window the UI draws the slider into, a child of `cover`.
     private(set) var sliderWindow: Window = 0
@@ -35,7 +37,10 @@ final class LockCover {
     private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
-    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int) throws(UserError) {
+    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, scale: Double)
+        throws(UserError)
+    {
+        self.scale = scale
         self.display = display
         self.background = background
         sliderGeometry = geometry
@@ -113,10 +118,10 @@ final class LockCover {
         }
     }
 
-    /// The slider's default size on a monitor: about 7.5 % of its height tall, seven times
-    /// as wide, within the monitor.
-    static func defaultSize(on monitor: Rect) -> (width: Int, height: Int) {
-        let height = Int(min(max(monitor.height * 0.075, 48), 120).rounded())
+    /// The slider's default size on a monitor: about 7.5 % of its height tall (48 to 120
+    /// pixels at scale 1, those bounds times `scale`), seven times as wide, within the monitor.
+    static func defaultSize(on monitor: Rect, scale: Double) -> (width: Int, height: Int) {
+        let height = Int(min(max(monitor.height * 0.075, 48 * scale), 120 * scale, monitor.height / 3).rounded())
         let width = min(height * 7, Int(monitor.width) - height)
         return (max(width, 2 * height), height)
     }
@@ -134,7 +139,7 @@ final class LockCover {
             XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
         let monitor = display.primaryMonitor()
-        let defaultSize = Self.defaultSize(on: monitor)
+        let defaultSize = Self.defaultSize(on: monitor, scale: scale)
         let old = inner.map(\.rect)
         if let sliderGeometry {
             slider = sliderGeometry.resolve(in: monitor, defaultSize: defaultSize)
@@ -148,10 +153,12 @@ final class LockCover {
         let bannerWidth = min(monitor.width - 32, max(slider.width, 420)).rounded()
         banner = Rect(
             x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,
-            height: Self.bannerHeight(forSlider: slider.height))
+            height: Self.bannerHeight(forSlider: slider.height, scale: scale))
         let line = (slider.height * 0.6).rounded()
         message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
-        if pinLength > 0 { wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor) }
+        if pinLength > 0 {
+            wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor, scale: scale)
+        }
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed
@@ -160,21 +167,21 @@ final class LockCover {
     /// The wheels' row: 2.4 times the slider's height, as wide as the wheels need (at least the
     /// slider's width, within the monitor), centred above `above` (the slider, or the
     /// message line) — or below the slider when there is no room above it.
-    static func wheelRow(count: Int, above: Rect, slider: Rect, on monitor: Rect) -> Rect {
+    static func wheelRow(count: Int, above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
         let height = (slider.height * 2.4).rounded()
         let needed = (Double(count) * height * 0.5 * 1.16).rounded()
         let width = min(monitor.width - 32, max(slider.width, needed))
         let gap = (slider.height * 0.4).rounded()
         let x = (slider.midX - width / 2).rounded(.down)
         let top = above.y - gap - height
-        let y = top >= monitor.y + bannerHeight(forSlider: slider.height) ? top : slider.maxY + gap
+        let y = top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) ? top : slider.maxY + gap
         return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
     }
 
-    /// The banner strip's height: a box four fifths of the slider's height (at least 48),
-    /// and a 12-pixel margin above it.
-    static func bannerHeight(forSlider height: Double) -> Double {
-        max(48, (height * 0.8).rounded()) + 12
+    /// The banner strip's height: a box four fifths of the slider's height (at least 48
+    /// pixels times `scale`), and the 12-pixel margin above it that the renderer keeps.
+    static func bannerHeight(forSlider height: Double, scale: Double) -> Double {
+        max((48 * scale).rounded(), (height * 0.8).rounded()) + 12
     }
 
     private func place(_ window: Window, _ r: Rect) {

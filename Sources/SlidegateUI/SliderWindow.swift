@@ -9,10 +9,12 @@ import SlidegateXlib
 final class SliderWindow: Stage {
     static let defaultSize = (width: 480, height: 72)
 
-    /// The default size, taller with the wheels: a track of the usual height below a row
-    /// of wheels twice as tall, with a gap.
-    static func defaultSize(pinLength: Int) -> (width: Int, height: Int) {
-        pinLength == 0 ? defaultSize : (defaultSize.width, Int((Double(defaultSize.height) * wheelsShare).rounded()))
+    /// The default size times `scale`, taller with the wheels: a track of the usual height
+    /// below a row of wheels twice as tall, with a gap.
+    static func defaultSize(pinLength: Int, scale: Double) -> (width: Int, height: Int) {
+        let width = (Double(defaultSize.width) * scale).rounded()
+        let height = (Double(defaultSize.height) * scale * (pinLength == 0 ? 1 : wheelsShare)).rounded()
+        return (Int(width), Int(height))
     }
 
     static let wheelsShare = Options.windowedWheelsShare
@@ -37,7 +39,8 @@ final class SliderWindow: Stage {
         // A position counts from the screen's edges; without one, a dialog is centred on the
         // monitor the person is looking at: the pointer's.
         let placed = geometry.resolve(
-            in: geometry.x == nil ? display.pointerMonitor() : screenRect, defaultSize: Self.defaultSize(pinLength: pinLength))
+            in: geometry.x == nil ? display.pointerMonitor() : screenRect,
+            defaultSize: Self.defaultSize(pinLength: pinLength, scale: options.scale ?? display.resourceScale()))
         var attributes = XSetWindowAttributes()
         attributes.background_pixmap = 0
         attributes.border_pixel = 0

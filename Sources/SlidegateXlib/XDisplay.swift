@@ -142,6 +142,22 @@ package final class XDisplay {
         return fastest > 0 ? min(fps, Int(fastest.rounded(.up))) : fps
     }
 
+    /// The size factor the X server's resources ask for: `Xft.dpi` / 96 from the root
+    /// window's RESOURCE_MANAGER (what `xrdb` loads), read with Xlib's resource manager,
+    /// unrounded and within `Options.scales`; 1 without it.
+    package func resourceScale() -> Double {
+        guard let resources = XResourceManagerString(pointer) else { return 1 }
+        XrmInitialize()
+        guard let database = XrmGetStringDatabase(resources) else { return 1 }
+        defer { XrmDestroyDatabase(database) }
+        var type: UnsafeMutablePointer<CChar>?
+        var value = XrmValue()
+        guard XrmGetResource(database, "Xft.dpi", "Xft.Dpi", &type, &value) != 0, let address = value.addr,
+            let dpi = Double(String(cString: address).filter { $0 != " " && $0 != "\t" }), dpi > 0
+        else { return 1 }
+        return min(max(dpi / 96, Options.scales.lowerBound), Options.scales.upperBound)
+    }
+
     /// The monitor the pointer is on, or the primary one when it is on none.
     package func pointerMonitor() -> Rect {
         var rootReturn: Window = 0

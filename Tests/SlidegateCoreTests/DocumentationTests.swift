@@ -33,6 +33,8 @@ import Testing
                                          otherwise say "unlock failed" and let the person try again
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
+                  --scale FACTOR         size factor for what slidegate sizes itself, 0.5-4 (default: the
+                                         Xft.dpi X resource / 96, else 1)
                   --direction DIR        which way the thumb slides: ltr, rtl, or auto (default: right to
                                          left when the label's first letter is Arabic, Hebrew, …)
                   --countdown            with --timeout: show the whole seconds left beside the label

@@ -268,3 +268,20 @@ extension UserError {
         expectUsageError(["--geometry", "600x80", "--undecorated=yes"], #"slidegate: --undecorated: expected no value, got "yes""#)
     }
 }
+
+@Suite struct ScaleOptionsTests {
+    @Test func aFactorFromHalfToFour() throws {
+        #expect(try options("--scale", "1.5").scale == 1.5)
+        #expect(try options().scale == nil, "the X resources decide")
+        for bad in ["0.4", "4.5", "2x", "-1", ""] {
+            expectUsageError(["--scale", bad], #"slidegate: --scale: expected a size factor from 0.5 to 4, such as 1.5, got "\#(bad)""#)
+        }
+    }
+
+    @Test func theMinimumSliderHeightScales() throws {
+        #expect(try options("--slider", "600x40").mode == .lock(slider: Geometry(width: 600, height: 40)))
+        expectUsageError(
+            ["--scale", "2", "--slider", "600x40"],
+            #"slidegate: --slider: expected a slider at least 48 pixels tall and at least twice as wide as tall, at most 16384 pixels either way, got "600x40""#)
+    }
+}

@@ -166,6 +166,24 @@ import Testing
         #expect(eventually { client.thumbShown(at: 1, threshold: 70) && !client.thumbShown(at: 0.5, threshold: 70) })
     }
 
+    @Test func theDefaultSizeFollowsXftDpiAndScale() throws {
+        let resources = "/tmp/slidegate-xrdb-\(getpid())"
+        let f = fopen(resources, "w")!
+        fputs("Xft.dpi: 192\n", f)
+        fclose(f)
+        defer { unlink(resources) }
+        #expect(try screen.run("/usr/bin/xrdb", "-merge", resources) == 0)
+        let doubled = try screen.slidegate(["--geometry", "+10+10"])
+        #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 960 } ?? false }, "Xft.dpi 192: twice 480x72")
+        #expect(client.mappedTopLevels().last.map { client.geometry($0).height } == 144)
+        doubled.signal(SIGTERM)
+        #expect(doubled.wait() == 143)
+        let given = try screen.slidegate(["--geometry", "+10+10", "--scale", "1.5"])
+        #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 720 } ?? false }, "--scale wins")
+        given.signal(SIGTERM)
+        #expect(given.wait() == 143)
+    }
+
     @Test func theWindowIsADialogAskedToStayAboveWithoutDecorations() throws {
         let plain = try start()
         let window = try #require(client.mappedTopLevels().last)

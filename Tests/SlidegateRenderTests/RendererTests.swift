@@ -47,6 +47,14 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         try GoldenImage.check("failed", Scene(thumbValue: 0, label: failed, busy: false), with: renderer)
     }
 
+    @Test func scaledOneAndAHalfAndTwice() throws {
+        // What --scale 1.5 and 2 (or Xft.dpi 144 and 192) make of the default 480x72 slider.
+        for (name, width, height) in [("scale-150", 720, 108), ("scale-200", 960, 144)] {
+            let renderer = try GoldenImage.renderer(width: width, height: height)
+            try GoldenImage.check(name, Scene(thumbValue: 0.3, label: label("slide to unlock", band: 0.5, alpha: Presenter.labelAlpha(forValue: 0.3)), busy: false), with: renderer)
+        }
+    }
+
     @Test func largeSliderStaysCrisp() throws {
         let renderer = try GoldenImage.renderer(width: 900, height: 160, background: "#f4f4f4", foreground: "#202428")
         try GoldenImage.check("large-light", Scene(thumbValue: 0.2, label: label("slide to cancel", alpha: Presenter.labelAlpha(forValue: 0.2)), busy: false), with: renderer)

@@ -3,6 +3,7 @@ complete -c slidegate -f
 complete -c slidegate -l text -x -d 'the label on the track'
 complete -c slidegate -l unlock-command -x -a '(__fish_complete_command)' -d 'a command that must succeed to unlock'
 complete -c slidegate -l timeout -x -d 'give up after this many seconds (exit 4)'
+complete -c slidegate -l scale -x -d 'size factor (HiDPI)'
 complete -c slidegate -l direction -x -a 'ltr rtl auto' -d 'which way the thumb slides'
 complete -c slidegate -l countdown -d 'show the seconds left before the timeout'
 complete -c slidegate -l reduce-motion -d 'no animation: what moves moves at once'
