@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         .testTarget(
             name: "SlidegateRenderTests",
-            dependencies: ["SlidegateCore", "SlidegateRender", "CGraphics"],
+            dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateXlib", "CGraphics"],
             exclude: ["Goldens"]
         ),
         // Runs the built slidegate and slidegate-ui (`swift build` first; ./dev test does).

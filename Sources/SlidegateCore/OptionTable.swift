@@ -104,6 +104,19 @@ extension OptionSpec {
             modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
             summary: "lock mode: a line shown above the slider"),
         OptionSpec(
+            name: "clock-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as %H:%M",
+            defaultValue: "the locale's", modes: .lock,
+            help: ["lock mode: strftime format of the clock above the slider (default:", #"the locale's hours and minutes; "" for none)"#],
+            summary: "lock mode: the clock's strftime format"),
+        OptionSpec(
+            name: "date-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as \"%A %e %B\"",
+            defaultValue: "the locale's", modes: .lock,
+            help: ["lock mode: strftime format of the date under the clock (default:", #"weekday, day and month in the locale's words; "" for none)"#],
+            summary: "lock mode: the date's strftime format"),
+        OptionSpec(
+            name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            help: ["lock mode: no clock and no date"], summary: "lock mode: no clock"),
+        OptionSpec(
             name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
             expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both,
             help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],

@@ -32,6 +32,14 @@ package struct Options: Equatable, Sendable {
     /// server's `Xft.dpi` / 96 (else 1).
     package var scale: Double?
     package static let scales = 0.5...4.0
+    /// Lock mode: strftime formats for the clock and the date line, nil for the locale's
+    /// ("" hides that line); `--no-clock` hides both.
+    package var clockFormat: String?
+    package var dateFormat: String?
+    package var noClock = false
+
+    /// Whether the lock screen shows a clock (or a date) at all.
+    package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
 
     /// Whether the thumb slides right to left, as `--direction` and the label decide.
     package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
@@ -215,6 +223,9 @@ extension Options {
                     scales.contains(factor)
                 else { throw bad() }
                 options.scale = factor
+            case "clock-format": options.clockFormat = v
+            case "date-format": options.dateFormat = v
+            case "no-clock": options.noClock = true
             case "direction":
                 guard let direction = Direction(rawValue: v) else { throw bad() }
                 options.direction = direction
@@ -285,6 +296,11 @@ extension Options {
             if options.message != nil {
                 throw UserError(
                     "--message: shows on the lock screen and cannot be combined with --geometry (windowed mode)", status: .usage)
+            }
+            if let lockOnly = commandLine.first(where: { $0.option.modes == .lock }) {
+                throw UserError(
+                    "--\(lockOnly.option.name): belongs to the lock screen and cannot be combined with --geometry (windowed mode)",
+                    status: .usage)
             }
             if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin, scale: options.scale ?? 1) }
             options.mode = .windowed(geometry)

@@ -127,7 +127,8 @@ package final class Guard {
         grabs = try InputGrabs(display: display)
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil, pinLength: pinLength, scale: options.scale ?? display.resourceScale())
+            message: options.message != nil, pinLength: pinLength, clock: options.showsClock,
+            scale: options.scale ?? display.resourceScale())
         blanking = Blanking(display)
         let now = monotonicNow()
         var settings = options.gateSettings
@@ -487,12 +488,14 @@ package final class Guard {
             settings.deadline = gate.deadline
             settings.reduceMotion = options.reduceMotion
             settings.rightToLeft = options.rightToLeft
+            settings.clockFormat = options.clockFormat
+            settings.dateFormat = options.dateFormat
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(
                 .windows(
                     slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
-                    wheels: UInt64(cover.wheelsWindow)))
+                    wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow)))
             sendLayout()
             send(.state(gate.snapshot))
             nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput

@@ -29,18 +29,23 @@ final class LockCover {
     private(set) var messageWindow: Window = 0
     /// The PIN wheels' row, when there is one.
     private(set) var wheelsWindow: Window = 0
+    /// The clock and date, when shown.
+    private(set) var clockWindow: Window = 0
+    private let hasClock: Bool
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The banner strip's and the message line's rectangles on the root window.
     private(set) var banner = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var message = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var clock = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
-    init(display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, scale: Double)
-        throws(UserError)
-    {
+    init(
+        display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool, scale: Double
+    ) throws(UserError) {
         self.scale = scale
+        hasClock = clock
         self.display = display
         self.background = background
         sliderGeometry = geometry
@@ -65,7 +70,7 @@ final class LockCover {
     /// The windows inside the cover, with where each belongs.
     private var inner: [(window: Window, rect: Rect)] {
         [(sliderWindow, slider), (bannerWindow, banner)] + (hasMessage ? [(messageWindow, message)] : [])
-            + (pinLength > 0 ? [(wheelsWindow, wheels)] : [])
+            + (pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (hasClock ? [(clockWindow, clock)] : [])
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -91,6 +96,7 @@ final class LockCover {
         bannerWindow = child()
         messageWindow = hasMessage ? child() : 0
         wheelsWindow = pinLength > 0 ? child() : 0
+        clockWindow = hasClock ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }
@@ -159,6 +165,11 @@ final class LockCover {
         if pinLength > 0 {
             wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor, scale: scale)
         }
+        if hasClock {
+            let highest = [slider, hasMessage ? message : nil, pinLength > 0 && wheels.y < slider.y ? wheels : nil].compactMap { $0 }
+                .min { $0.y < $1.y }!
+            clock = Self.clockArea(above: highest, slider: slider, on: monitor, scale: scale)
+        }
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed
@@ -176,6 +187,20 @@ final class LockCover {
         let top = above.y - gap - height
         let y = top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) ? top : slider.maxY + gap
         return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
+    }
+
+    /// The clock's window: the time about 1.2 slider heights tall over a date line, centred on the
+    /// slider, above the highest of what is above it, and below the banner strip. Where
+    /// there is no room for it (a slider near the top), it is a single pixel of the cover's
+    /// colour, and the UI draws nothing there.
+    static func clockArea(above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
+        let height = (slider.height * 2.2).rounded()
+        let width = min(monitor.width - 32, max(slider.width, 420 * scale)).rounded()
+        let top = above.y - (slider.height * 0.5).rounded() - height
+        guard top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) else {
+            return Rect(x: monitor.x, y: monitor.y, width: 1, height: 1)
+        }
+        return Rect(x: (slider.midX - width / 2).rounded(.down), y: top, width: width, height: height)
     }
 
     /// The banner strip's height: a box four fifths of the slider's height (at least 48

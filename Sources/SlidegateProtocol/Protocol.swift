@@ -34,9 +34,10 @@ import SlidegateCore
 //                 (the number of wheels; 0 without a PIN),
 //                 u8 has message, [string the --message line], u8 countdown, u8 has
 //                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
-//                 u8 right to left (the direction the guard resolved)
+//                 u8 right to left (the direction the guard resolved), u8 has clock format,
+//                 [string], u8 has date format, [string] (absent: the locale's; "": none)
 //   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
-//                 the wheels (0: none): the first message after settings. The UI asks the
+//                 the wheels, u64 the clock (0: none): the first message after settings. The UI asks the
 //                 server their sizes, again after each `layout`.
 //   layout   (4)  u32 width, u32 height: the slider's size; u8 has wheels, [f64 x, y,
 //                 width, height: the wheels' row relative to the slider's top-left corner,
@@ -102,6 +103,8 @@ package struct UISettings: Equatable, Sendable {
     package var deadline: Double?
     package var reduceMotion = false
     package var rightToLeft = false
+    package var clockFormat: String?
+    package var dateFormat: String?
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -122,7 +125,7 @@ package struct UISettings: Equatable, Sendable {
 package enum GuardMessage: Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case windows(slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64)
+    case windows(slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -169,12 +172,15 @@ extension GuardMessage {
             w.optional(s.deadline) { $0.f64($1) }
             w.u8(s.reduceMotion ? 1 : 0)
             w.u8(s.rightToLeft ? 1 : 0)
-        case .windows(let slider, let banner, let message, let wheels):
+            w.optional(s.clockFormat) { $0.string($1) }
+            w.optional(s.dateFormat) { $0.string($1) }
+        case .windows(let slider, let banner, let message, let wheels, let clock):
             w.u8(3)
             w.u64(slider)
             w.u64(banner)
             w.u64(message)
             w.u64(wheels)
+            w.u64(clock)
         case .layout(let width, let height, let wheels):
             w.u8(4)
             w.u32(UInt32(clamping: width))
@@ -291,8 +297,11 @@ extension GuardMessage {
             settings.deadline = try r.optionalF64()
             settings.reduceMotion = try r.u8() == 1
             settings.rightToLeft = try r.u8() == 1
+            settings.clockFormat = try r.optionalString()
+            settings.dateFormat = try r.optionalString()
             self = .settings(settings)
-        case 3: self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64())
+        case 3:
+            self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(), clock: try r.u64())
         case 4:
             let width = Int(try r.u32())
             let height = Int(try r.u32())

@@ -52,6 +52,9 @@ package final class Runner {
     /// are drawn. Lock mode: the guard's wheels window.
     private var wheelArea: Rect?
     private var wheelsID: Window = 0
+    /// Lock mode: the guard's clock window, and the clock drawn in it.
+    private var clockID: Window = 0
+    private var clockPanel: ClockPanel?
     private var wheelsPanel: WheelsPanel?
     /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
     private var random = SystemRandomNumberGenerator()
@@ -109,6 +112,7 @@ package final class Runner {
             var window: UInt64?
             var notices: (banner: Window, message: Window) = (0, 0)
             var wheels: Window = 0
+            var clock: Window = 0
             var pinLength = 0
             var deadline: Double?
             while window == nil {
@@ -135,12 +139,15 @@ package final class Runner {
                         options.countdown = settings.countdown
                         options.reduceMotion = settings.reduceMotion
                         options.direction = settings.rightToLeft ? .rtl : .ltr
+                        options.clockFormat = settings.clockFormat
+                        options.dateFormat = settings.dateFormat
                         pinLength = settings.pinLength
                         deadline = settings.deadline
-                    case .windows(let slider, let banner, let message, let wheelWindow) where window == nil:
+                    case .windows(let slider, let banner, let message, let wheelWindow, let clockWindow) where window == nil:
                         window = slider
                         notices = (Window(banner), Window(message))
                         wheels = Window(wheelWindow)
+                        clock = Window(clockWindow)
                     default: if window != nil { received.append(message) }
                     }
                 }
@@ -150,6 +157,7 @@ package final class Runner {
             let runner = try Runner(options, display, signals, loop, fontMap, stage, link, pinLength: pinLength, deadline: deadline)
             runner.noticeIDs = notices
             runner.wheelsID = wheels
+            runner.clockID = clock
             try runner.makeNoticeWindows()
             try runner.apply(received)
             return try runner.run()
@@ -295,6 +303,11 @@ package final class Runner {
             deadline = gate.nextDeadline(after: now)
             frameDue = deadline
             if changed { deadline = min(deadline ?? .infinity, lastPaint + frame) }
+            // The clock after the slider: the first frame does not wait for it.
+            if let clock = clockPanel {
+                if now >= clock.due { try clock.paint(at: now) }
+                deadline = min(deadline ?? .infinity, clock.due)
+            }
             if let d = deadline, d - now > 0.5, shown?.label != nil {
                 blanking.checkMonitors()
                 if blanking.isBlank { deadline = gate.nextActionDeadline }
@@ -372,6 +385,7 @@ package final class Runner {
     /// Lock mode: back buffers for the banner strip and the message line, at the sizes the
     /// server gives their windows now; the message is drawn once.
     private func makeNoticeWindows() throws(UserError) {
+        clockPanel = clockID == 0 ? nil : try ClockPanel(display: display, window: clockID, options: options, fontMap: fontMap)
         bannerWindow = try noticeIDs.banner == 0 ? nil : NoticeWindow(
             display: display, window: noticeIDs.banner, options: options, fontMap: fontMap, textScale: 0.28)
         shownBanner = nil
@@ -411,6 +425,7 @@ package final class Runner {
         if blanking.handle(&event) {
             shown = nil
             changed = true
+            clockPanel?.wake()
             return nil
         }
         if [ButtonPress, ButtonRelease, MotionNotify].contains(event.type) { changed = true }
@@ -442,6 +457,7 @@ package final class Runner {
                 notice.surface.present(on: notice.window)
             }
             if let panel = wheelsPanel, panel.window == event.xexpose.window { panel.present() }
+            if let clock = clockPanel, clock.window == event.xexpose.window { clock.surface.present(on: clock.window) }
             return nil
         default:
             switch stage.handle(&event) {

@@ -48,6 +48,11 @@ import Testing
                   --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0
                   --pam-service NAME     the PAM service for --auth pam (default slidegate)
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
+                  --clock-format FORMAT  lock mode: strftime format of the clock above the slider (default:
+                                         the locale's hours and minutes; "" for none)
+                  --date-format FORMAT   lock mode: strftime format of the date under the clock (default:
+                                         weekday, day and month in the locale's words; "" for none)
+                  --no-clock             lock mode: no clock and no date
                   --reveal HOW           how the gate opens: none (default), center, left, right, top
                                          or bottom (the cover is cut away over 0.35 s)
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such

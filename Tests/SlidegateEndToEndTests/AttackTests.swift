@@ -15,11 +15,11 @@ import Testing
     }
 
     /// The cover (top of the stack) and the slider window inside it (the first of the
-    /// cover's two: the slider and the banner strip).
+    /// cover's three: the slider, the banner strip and the clock).
     func windows() throws -> (cover: Window, slider: Window) {
         let cover = try #require(client.mappedTopLevels().last)
         let inside = client.children(of: cover)
-        #expect(inside.count == 2, "the cover holds the slider window and the banner strip only")
+        #expect(inside.count == 3, "the cover holds the slider window, the banner strip and the clock only")
         return (cover, try #require(inside.first))
     }
 
@@ -92,7 +92,7 @@ import Testing
         let top = try #require(client.mappedTopLevels().last)
         #expect(client.windowClass(top)?.className == "Slidegate", "\(what): the cover is on top")
         #expect(client.geometry(top).width == 1280 && client.geometry(top).height == 720, "\(what): full size")
-        #expect(client.children(of: top).count == 2, "\(what): nothing else inside the cover")
+        #expect(client.children(of: top).count == 3, "\(what): nothing else inside the cover")
         #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "\(what): still grabbed")
         barrier(gate)
         unlock(gate)

@@ -103,3 +103,51 @@ import Testing
         #expect(gate.wait(timeout: 6) == 4)
     }
 }
+
+/// The lock screen's clock: on by default above the slider, repainted when the minute
+/// changes and never between; `--no-clock` and `--clock-format ""` remove it.
+@Suite(.serialized) struct ClockEndToEndTests {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    /// The default slider on 1280x720 is 378x54 at (451, 535); the clock 420x119 above it,
+    /// centred, at (430, 389).
+    func clockShown() -> Bool {
+        client.brightness(x: 430, y: 389, width: 420, height: 119, step: 3).contains { $0 > 200 }
+    }
+
+    @Test func theClockShowsAndWakesOnlyWhenTheMinuteChanges() throws {
+        // A window of three seconds inside one minute.
+        let seconds = time(nil) % 60
+        if seconds > 50 { sleep(seconds: Double(62 - seconds)) }
+        let gate = try screen.slidegate(["--background", "#102030", "--reduce-motion"])
+        #expect(eventually { clockShown() }, "the clock is drawn: \(gate.standardError)")
+        let ui = try #require(children(of: gate.pid).first)
+        sleep(seconds: 0.5)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 3)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(woke <= 1, "nothing moves and the minute did not change: the UI woke \(woke) times")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
+    @Test func noClockAndEmptyFormatsLeaveNone() throws {
+        for extra in [["--no-clock"], ["--clock-format", "", "--date-format", ""]] {
+            let gate = try screen.slidegate(["--background", "#102030"] + extra)
+            #expect(eventually { client.brightness(451 + 6 + 8, 535 + 6 + 8) > 90 }, "the slider is drawn")
+            #expect(!clockShown(), "\(extra): no clock")
+            gate.signal(SIGTERM)
+            #expect(gate.wait() == 143)
+        }
+        let dateOnly = try screen.slidegate(["--background", "#102030", "--clock-format", "", "--date-format", "%Y"])
+        #expect(eventually { clockShown() }, "the date alone")
+        dateOnly.signal(SIGTERM)
+        #expect(dateOnly.wait() == 143)
+    }
+}

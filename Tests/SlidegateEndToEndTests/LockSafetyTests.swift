@@ -74,7 +74,7 @@ import Testing
         var kids: UnsafeMutablePointer<Window>?
         var count: UInt32 = 0
         XQueryTree(client.display, cover, &rootReturn, &parent, &kids, &count)
-        let sliderWindow = try #require(count == 2 ? kids?[0] : nil, "the slider window and the banner strip")
+        let sliderWindow = try #require(count == 3 ? kids?[0] : nil, "the slider window, the banner strip and the clock")
         XFree(kids)
         kill(ui, SIGKILL)
         XClearWindow(client.display, sliderWindow)
