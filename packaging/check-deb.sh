@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the .deb for real, checks what a person gets, and purges it again: the files in
 # their places, --version, the man page, a lock and a real slide with the installed binary
-# (which must find its drawing program in /usr/libexec/slidegate), the completions in bash,
+# (which must find its drawing program in /usr/libexec/slidegate), its German catalogue, the completions in bash,
 # zsh and fish, lintian, and a purge that leaves nothing behind. Needs root. Prints one
 # line per check and "package: N passed, M failed"; exits 1 if any failed.
 #   packaging/check-deb.sh .build/slidegate_VERSION_amd64.deb
@@ -31,7 +31,8 @@ expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libe
 /usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright
 /usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
 /usr/share/doc/slidegate/examples/i3.config /usr/share/doc/slidegate/examples/openbox-rc.xml
-/usr/share/doc/slidegate/examples/kiosk.sh /usr/share/lintian/overrides/slidegate"
+/usr/share/doc/slidegate/examples/kiosk.sh /usr/share/lintian/overrides/slidegate
+$(for po in "$(dirname "$0")"/../resources/locale/*.po; do echo "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)"
 
 check "lintian reports no errors" lintian --fail-on error "$deb"
 check "apt-get installs it" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"
@@ -72,6 +73,27 @@ check "the installed slidegate locks, draws with its helper and a slide unlocks"
 check "bash completes slidegate" bash -c 'source /usr/share/bash-completion/completions/slidegate && complete -p slidegate'
 check "zsh loads its completion" zsh -fc 'fpath=(/usr/share/zsh/vendor-completions $fpath); autoload -Uz compinit && compinit -u && (( $+_comps[slidegate] ))'
 check "fish completes --fork" bash -c "fish -c 'complete -C\"slidegate --fo\"' | grep -q -- --fork"
+speaks_german() {
+  local fifo display xvfb gate found=1 i
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$fifo" >/dev/null 2>&1 &
+  xvfb=$!
+  display=":$(head -n 1 "$fifo")"
+  rm -f "$fifo"
+  DISPLAY=$display LANG=C.UTF-8 LANGUAGE=de /usr/bin/slidegate --geometry 600x80+0+0 --timeout 5 &
+  gate=$!
+  for i in $(seq 200); do
+    for w in $(DISPLAY=$display xdotool search --class Slidegate 2>/dev/null); do
+      DISPLAY=$display xprop -id "$w" _NET_WM_NAME | grep -q '"zum Entsperren schieben"' && found=0
+    done
+    [ $found -eq 0 ] && break
+    sleep 0.02
+  done
+  kill $gate $xvfb
+  wait $gate $xvfb 2>/dev/null
+  return $found
+}
+check "the installed slidegate finds its German catalogue (LANGUAGE=de)" speaks_german
 check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
 gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
 check "nothing is left behind" gone

@@ -2,8 +2,8 @@
 # Installs the release build under PREFIX (default /usr/local), inside DESTDIR when set (the
 # .deb is made that way): slidegate in bin, its drawing program and authentication helper in
 # libexec/slidegate (where slidegate looks for them), the man page, the bash, zsh and fish
-# completions, and the PAM service file in /etc/pam.d (the only place PAM reads; an existing
-# one is kept).
+# completions, the translations (share/locale), and the PAM service file in /etc/pam.d (the
+# only place PAM reads; an existing one is kept).
 #   packaging/install.sh [PREFIX]              install (run ./dev build first)
 #   packaging/install.sh --uninstall [PREFIX]  remove what install put there
 set -eu
@@ -15,7 +15,8 @@ root="${DESTDIR:-}$prefix"
 pam="${DESTDIR:-}/etc/pam.d/slidegate"
 files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
-share/fish/vendor_completions.d/slidegate.fish"
+share/fish/vendor_completions.d/slidegate.fish
+$(for po in resources/locale/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)"
 
 if $uninstall; then
   for f in $files; do rm -f "$root/$f"; done
@@ -43,4 +44,11 @@ chmod 0644 "$root/share/man/man1/slidegate.1.gz"
 install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"
 install -m 0644 packaging/completions/_slidegate "$root/share/zsh/vendor-completions/_slidegate"
 install -m 0644 packaging/completions/slidegate.fish "$root/share/fish/vendor_completions.d/slidegate.fish"
+for po in resources/locale/*.po; do
+  lang=$(basename "$po" .po)
+  mo=".build/locale/$lang/LC_MESSAGES/slidegate.mo"
+  [ -f "$mo" ] || { echo "install.sh: $mo is missing; run ./dev build first" >&2; exit 1; }
+  install -d "$root/share/locale/$lang/LC_MESSAGES"
+  install -m 0644 "$mo" "$root/share/locale/$lang/LC_MESSAGES/slidegate.mo"
+done
 echo "installed slidegate under $root"

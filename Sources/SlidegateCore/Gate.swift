@@ -77,6 +77,8 @@ package struct Gate: Sendable {
         package var reduceMotion = false
         /// The thumb slides right to left: the shimmer sweeps that way too.
         package var rightToLeft = false
+        /// The words the gate shows (banners, the busy and refusal labels).
+        package var strings = Strings()
 
         package init(
             text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
@@ -116,7 +118,7 @@ package struct Gate: Sendable {
         verification = Verification()
         presenter = Presenter(
             text: settings.text, fps: settings.fps, bannersInTrack: settings.bannersInTrack, reduceMotion: settings.reduceMotion,
-            rightToLeft: settings.rightToLeft)
+            rightToLeft: settings.rightToLeft, strings: settings.strings)
         deadline = settings.deadline ?? settings.timeout.map { start + $0 }
         if settings.auth.usesPin { wheels = Wheels(count: settings.pinLength) }
     }
@@ -287,9 +289,9 @@ package struct Gate: Sendable {
             if timedOutWhileVerifying { return finish(.timedOut) }
             slide.cancel(at: now)
             pinLimiter.failed(at: now)
-            banners.post(Banner(.error, message ?? Presenter.wrongPinText), at: now)
+            banners.post(Banner(.error, message ?? settings.strings.wrongPin), at: now)
             if let until = pinLimiter.blockedUntil, pinLimiter.failures >= pinLimiter.countdownFrom {
-                banners.post(Banner(.warning, "try again in", countdownUntil: until), at: now)
+                banners.post(Banner(.warning, settings.strings.tryAgainIn, countdownUntil: until), at: now)
             }
             return .scrambleWheels
         case .scramble(let digits):
@@ -300,7 +302,7 @@ package struct Gate: Sendable {
             if succeeded { return finish(.completed) }
             if timedOutWhileVerifying { return finish(.timedOut) }
             if entry.isOpen { closeEntry(at: now) } else { slide.cancel(at: now) }
-            if !settings.bannersInTrack { banners.post(Banner(.error, presenter.refusalText), at: now) }
+            if !settings.bannersInTrack { banners.post(Banner(.error, settings.strings.refusal), at: now) }
         case .key(let key):
             guard settings.auth.usesPassword, !verification.isVerifying, !limiter.isBlocked(at: now) else { return nil }
             if !entry.isOpen {
@@ -328,9 +330,9 @@ package struct Gate: Sendable {
             }
             limiter.failed(at: now)
             entry.refused(at: now)
-            banners.post(Banner(.error, message ?? "wrong password"), at: now)
+            banners.post(Banner(.error, message ?? settings.strings.wrongPassword), at: now)
             if let until = limiter.blockedUntil, limiter.failures >= limiter.countdownFrom {
-                banners.post(Banner(.warning, "try again in", countdownUntil: until), at: now)
+                banners.post(Banner(.warning, settings.strings.tryAgainIn, countdownUntil: until), at: now)
             }
         case .bannerClicked:
             banners.dismiss(at: now)
@@ -369,7 +371,7 @@ package struct Gate: Sendable {
 
     /// "Caps Lock is on" shows while it is on and the password stage is open.
     private mutating func updateCapsBanner(at now: Double) {
-        let banner = Banner(.warning, Presenter.capsLockText, persistent: true)
+        let banner = Banner(.warning, settings.strings.capsLock, persistent: true)
         if capsLock && entry.isOpen {
             banners.post(banner, at: now)
         } else {

@@ -11,7 +11,11 @@ package struct Options: Equatable, Sendable {
     package static let defaultBackground = Color(hex: "#15171c")!
     package static let defaultForeground = Color(hex: "#ffffff")!
 
-    package var text = "slide to unlock"
+    package var text = Strings().label
+    /// `--text` was given (else the label is the translated default).
+    package var textGiven = false
+    /// The words slidegate shows by itself: English, or translated once parsed.
+    package var strings = Strings()
     package var unlockCommand: String?
     package var timeout: Double?
     package var mode = Mode.lock(slider: nil)
@@ -69,6 +73,7 @@ package struct Options: Equatable, Sendable {
         settings.countdown = countdown
         settings.reduceMotion = reduceMotion
         settings.rightToLeft = rightToLeft
+        settings.strings = strings
         return settings
     }
 }
@@ -245,7 +250,9 @@ extension Options {
                 guard !v.isEmpty, !v.contains("/") else { throw bad() }
                 options.pamService = v
 
-            case "text": options.text = v
+            case "text":
+                options.text = v
+                options.textGiven = true
             case "unlock-command":
                 guard !v.allSatisfy(\.isWhitespace) else { throw bad() }
                 options.unlockCommand = v

@@ -3,14 +3,12 @@
 /// even `1/fps` pace, and none while nothing moves.
 package struct Presenter: Equatable, Sendable {
     package var text: String
-    package var busyText = "unlocking…"
-    package var refusalText = "unlock failed"
+    /// The words it shows (translated, or English).
+    package var strings: Strings
     package var shimmer = Shimmer()
     package var fps: Int
     /// Windowed mode: a banner's text replaces the label (or the prompt) in the track.
     package var bannersInTrack: Bool
-    package static let capsLockText = "Caps Lock is on"
-    package static let wrongPinText = "wrong PIN"
 
     /// `--reduce-motion`: the label stays bright (no shimmer), the field does not shake,
     /// banners appear and go at once.
@@ -19,7 +17,11 @@ package struct Presenter: Equatable, Sendable {
     /// The shimmer sweeps right to left, the way the thumb goes.
     package var rightToLeft: Bool
 
-    package init(text: String, fps: Int, bannersInTrack: Bool = true, reduceMotion: Bool = false, rightToLeft: Bool = false) {
+    package init(
+        text: String, fps: Int, bannersInTrack: Bool = true, reduceMotion: Bool = false, rightToLeft: Bool = false,
+        strings: Strings = Strings()
+    ) {
+        self.strings = strings
         self.reduceMotion = reduceMotion
         self.rightToLeft = rightToLeft
         self.text = text
@@ -64,12 +66,12 @@ package struct Presenter: Equatable, Sendable {
         case .verifying, .granted:
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: busyText, placement: .beforeEnd, emphasis: .solid, alpha: 1),
+                label: Scene.Label(text: strings.busy, placement: .beforeEnd, emphasis: .solid, alpha: 1),
                 busy: true)
         case .refused:
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: refusalText, placement: .afterThumb, emphasis: .solid, alpha: alpha),
+                label: Scene.Label(text: strings.refusal, placement: .afterThumb, emphasis: .solid, alpha: alpha),
                 busy: false)
         case .idle:
             guard !text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }

@@ -490,6 +490,7 @@ package final class Guard {
             settings.rightToLeft = options.rightToLeft
             settings.clockFormat = options.clockFormat
             settings.dateFormat = options.dateFormat
+            settings.strings = options.strings
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(

@@ -35,7 +35,9 @@ import SlidegateCore
 //                 u8 has message, [string the --message line], u8 countdown, u8 has
 //                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
 //                 u8 right to left (the direction the guard resolved), u8 has clock format,
-//                 [string], u8 has date format, [string] (absent: the locale's; "": none)
+//                 [string], u8 has date format, [string] (absent: the locale's; "": none),
+//                 u32 count, string × count: the words the gate shows (`Strings.all`,
+//                 translated by the guard)
 //   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
 //                 the wheels, u64 the clock (0: none): the first message after settings. The UI asks the
 //                 server their sizes, again after each `layout`.
@@ -105,6 +107,7 @@ package struct UISettings: Equatable, Sendable {
     package var rightToLeft = false
     package var clockFormat: String?
     package var dateFormat: String?
+    package var strings = Strings()
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -174,6 +177,8 @@ extension GuardMessage {
             w.u8(s.rightToLeft ? 1 : 0)
             w.optional(s.clockFormat) { $0.string($1) }
             w.optional(s.dateFormat) { $0.string($1) }
+            w.u32(UInt32(s.strings.all.count))
+            s.strings.all.forEach { w.string($0) }
         case .windows(let slider, let banner, let message, let wheels, let clock):
             w.u8(3)
             w.u64(slider)
@@ -299,6 +304,11 @@ extension GuardMessage {
             settings.rightToLeft = try r.u8() == 1
             settings.clockFormat = try r.optionalString()
             settings.dateFormat = try r.optionalString()
+            let count = Int(try r.u32())
+            guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
+            var all: [String] = []
+            for _ in 0..<count { all.append(try r.string()) }
+            settings.strings = Strings(all: all)!
             self = .settings(settings)
         case 3:
             self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(), clock: try r.u64())

@@ -140,6 +140,7 @@ package final class Runner {
                         options.reduceMotion = settings.reduceMotion
                         options.direction = settings.rightToLeft ? .rtl : .ltr
                         options.clockFormat = settings.clockFormat
+                        options.strings = settings.strings
                         options.dateFormat = settings.dateFormat
                         pinLength = settings.pinLength
                         deadline = settings.deadline

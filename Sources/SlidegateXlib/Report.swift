@@ -29,6 +29,8 @@ package func runCommandLine(
             status = setPin(try PinFile.path(given: given))
         case .run(var options):
             options.idleLimit = testIdleLimit() ?? options.idleLimit
+            options.strings = Translation.strings()
+            if !options.textGiven { options.text = options.strings.label }
             if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
             status = body(options)
         }

@@ -17,6 +17,17 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
         .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
         .settings(UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pinAndPam, pinLength: 12)),
+        .settings({
+            var s = UISettings(text: "اسحب", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pam)
+            s.countdown = true
+            s.deadline = 1234.5
+            s.reduceMotion = true
+            s.rightToLeft = true
+            s.clockFormat = ""
+            s.dateFormat = "%A"
+            s.strings = Strings().translated { "«\($0)»" }
+            return s
+        }()),
         .windows(slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),

@@ -249,3 +249,32 @@ import Testing
         #expect(version.wait() == 0)
     }
 }
+
+/// The translations (./dev build compiles them into .build/locale, where the build tree's
+/// programs find them): the language of the environment picks the label, and an Arabic or
+/// Hebrew one slides right to left by itself.
+@Suite(.serialized) struct TranslationEndToEndTests {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    @Test func theLanguagePicksTheLabel() throws {
+        for (language, label) in [("de", "zum Entsperren schieben"), ("ja", "スライドでロック解除"), ("fr", "glisser pour déverrouiller")] {
+            let gate = try screen.slidegate(WindowedModeTests.geometry, environment: ["LANG": "C.UTF-8", "LANGUAGE": language])
+            #expect(eventually { client.mappedTopLevels().last.map { client.utf8Property($0, "_NET_WM_NAME") == label } ?? false }, "\(language)")
+            gate.signal(SIGTERM)
+            #expect(gate.wait() == 143)
+        }
+    }
+
+    @Test func anArabicLockSlidesRightToLeft() throws {
+        let gate = try screen.slidegate(LockModeTests.arguments, environment: ["LANG": "C.UTF-8", "LANGUAGE": "ar"])
+        #expect(eventually { client.thumbShown(at: 1, threshold: 90) && !client.thumbShown(at: 0, threshold: 90) }, "the thumb rests at the right")
+        client.drag(from: (640, 140), to: (0, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+}

@@ -1,6 +1,7 @@
 #ifndef SLIDEGATE_CXSHIM_H
 #define SLIDEGATE_CXSHIM_H
 
+#include <libintl.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <poll.h>

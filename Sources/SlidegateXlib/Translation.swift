@@ -1,0 +1,30 @@
+import CXShim
+import Glibc
+import SlidegateCore
+
+/// gettext for the words slidegate says by itself: the "slidegate" catalogue, found in the
+/// installation (`../share/locale` beside the program) or the build tree (`.build/locale`,
+/// which `./dev build` compiles from `resources/locale/*.po`). The language comes from
+/// LANGUAGE, LC_ALL, LC_MESSAGES and LANG, as with any gettext program.
+package enum Translation {
+    /// The strings in the person's language where a catalogue has them, else English.
+    package static func strings() -> Strings {
+        setlocale(LC_MESSAGES, "")
+        guard let directory = catalogueDirectory() else { return Strings() }
+        bindtextdomain("slidegate", directory)
+        bind_textdomain_codeset("slidegate", "UTF-8")
+        return Strings().translated { english in dgettext("slidegate", english).map { String(cString: $0) } ?? english }
+    }
+
+    /// Where the catalogues are: beside an installed program, or in the build tree.
+    private static func catalogueDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let exe = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        // /usr/bin/slidegate and /usr/libexec/slidegate/slidegate-ui; .build/<triple>/debug/slidegate.
+        let candidates = [directory + "/../share/locale", directory + "/../../share/locale", directory + "/../../locale"]
+        return candidates.first { access($0, R_OK | X_OK) == 0 }
+    }
+}
