@@ -327,16 +327,7 @@ package final class Guard {
         let now = monotonicNow()
         lastMotion = now
         // Asking also re-arms the hint: the server sends the next one after this.
-        var root: Window = 0
-        var child: Window = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var mask: UInt32 = 0
-        if XQueryPointer(display.pointer, display.root, &root, &child, &rootX, &rootY, &x, &y, &mask) != 0 {
-            m = (Double(rootX) - cover.slider.x, Double(rootY) - cover.slider.y, now)
-        }
+        if let p = display.pointerPosition() { m = (p.x - cover.slider.x, p.y - cover.slider.y, now) }
         return input(.motion(x: m.x, y: m.y), at: m.at)
     }
 

@@ -29,18 +29,14 @@ extension ConfigFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw problem("is not a regular file") }
-        let limit = 1 << 16
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw problem("cannot be read (\(String(cString: strerror(errno))))") }
-            if n == 0 { break }
-            count += n
+        let read: [UInt8]?
+        do {
+            read = try FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 16)
+        } catch {
+            throw problem("cannot be read (\(String(cString: strerror(error.code))))")
         }
-        guard count <= limit else { throw problem("is larger than 64 KiB") }
-        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw problem("is not UTF-8 text") }
+        guard let bytes = read else { throw problem("is larger than 64 KiB") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw problem("is not UTF-8 text") }
         return text
     }
 }

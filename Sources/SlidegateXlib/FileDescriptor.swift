@@ -114,6 +114,18 @@ package struct FileDescriptor: Hashable, Sendable {
     }
 
     /// Writes all of `bytes`, blocking if it must.
+    /// Reads to the end of a small file: its bytes, or nil when it holds more than `limit`.
+    package func readToEnd(limit: Int) throws(SystemError) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = try retryingInterrupts("read") { bytes.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, $0.count - count) } }
+            if n == 0 { break }
+            count += n
+        }
+        return count > limit ? nil : Array(bytes[..<count])
+    }
+
     package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         var done = 0
         while done < bytes.count {

@@ -36,17 +36,14 @@ extension PinFile {
         guard mode & 0o077 == 0 else {
             throw problem("is readable or writable by group or others (mode \(String(mode, radix: 8))); chmod 600 it")
         }
-        var bytes = [UInt8](repeating: 0, count: 4097)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw problem("cannot be read (\(String(cString: strerror(errno))))") }
-            if n == 0 { break }
-            count += n
+        let read: [UInt8]?
+        do {
+            read = try FileDescriptor(rawValue: fd).readToEnd(limit: 4096)
+        } catch {
+            throw problem("cannot be read (\(String(cString: strerror(error.code))))")
         }
-        guard count < bytes.count else { throw problem("is longer than one line") }
-        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw problem("is not text") }
+        guard let bytes = read else { throw problem("is longer than one line") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw problem("is not text") }
         do {
             return try PinFile(parsing: text)
         } catch {

@@ -158,8 +158,9 @@ package final class XDisplay {
         return min(max(dpi / 96, Options.scales.lowerBound), Options.scales.upperBound)
     }
 
-    /// The monitor the pointer is on, or the primary one when it is on none.
-    package func pointerMonitor() -> Rect {
+    /// Where the pointer is on the root window, asked of the server (which also re-arms a
+    /// motion hint); nil when it is on another screen.
+    package func pointerPosition() -> (x: Double, y: Double)? {
         var rootReturn: Window = 0
         var child: Window = 0
         var x: Int32 = 0
@@ -167,9 +168,15 @@ package final class XDisplay {
         var wx: Int32 = 0
         var wy: Int32 = 0
         var mask: UInt32 = 0
-        guard XQueryPointer(pointer, root, &rootReturn, &child, &x, &y, &wx, &wy, &mask) != 0,
-            let monitor = monitors().first(where: { $0.rect.contains(x: Double(x), y: Double(y)) })
-        else { return primaryMonitor() }
+        guard XQueryPointer(pointer, root, &rootReturn, &child, &x, &y, &wx, &wy, &mask) != 0 else { return nil }
+        return (Double(x), Double(y))
+    }
+
+    /// The monitor the pointer is on, or the primary one when it is on none.
+    package func pointerMonitor() -> Rect {
+        guard let p = pointerPosition(), let monitor = monitors().first(where: { $0.rect.contains(x: p.x, y: p.y) }) else {
+            return primaryMonitor()
+        }
         return monitor.rect
     }
 
