@@ -32,7 +32,8 @@ expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libe
 /usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
 /usr/share/doc/slidegate/examples/i3.config /usr/share/doc/slidegate/examples/openbox-rc.xml
 /usr/share/doc/slidegate/examples/kiosk.sh /usr/share/lintian/overrides/slidegate
-$(for po in "$(dirname "$0")"/../resources/locale/*.po; do echo "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)"
+$(for po in "$(dirname "$0")"/../resources/locale/*.po; do echo "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)
+$(for f in "$(dirname "$0")"/../resources/themes/classic/*; do echo "/usr/share/slidegate/themes/classic/$(basename "$f")"; done)"
 
 check "lintian reports no errors" lintian --fail-on error "$deb"
 check "apt-get installs it" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"
@@ -95,7 +96,7 @@ speaks_german() {
 }
 check "the installed slidegate finds its German catalogue (LANGUAGE=de)" speaks_german
 check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
-gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
+gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
 check "nothing is left behind" gone
 rm -f /tmp/slidegate-check.$$
 echo "package: $passed passed, $failed failed"

@@ -16,12 +16,14 @@ pam="${DESTDIR:-}/etc/pam.d/slidegate"
 files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
 share/fish/vendor_completions.d/slidegate.fish
-$(for po in resources/locale/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)"
+$(for po in resources/locale/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)
+$(for f in resources/themes/classic/*; do echo "share/slidegate/themes/classic/$(basename "$f")"; done)"
 
 if $uninstall; then
   for f in $files; do rm -f "$root/$f"; done
   if [ -f "$pam" ] && cmp -s "$pam" packaging/pam.d/slidegate; then rm -f "$pam"; fi
-  rmdir "$root/libexec/slidegate" 2>/dev/null || true
+  rmdir "$root/libexec/slidegate" "$root/share/slidegate/themes/classic" "$root/share/slidegate/themes" \
+    "$root/share/slidegate" 2>/dev/null || true
   echo "removed slidegate from $root"
   exit 0
 fi
@@ -44,6 +46,8 @@ chmod 0644 "$root/share/man/man1/slidegate.1.gz"
 install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"
 install -m 0644 packaging/completions/_slidegate "$root/share/zsh/vendor-completions/_slidegate"
 install -m 0644 packaging/completions/slidegate.fish "$root/share/fish/vendor_completions.d/slidegate.fish"
+install -d "$root/share/slidegate/themes/classic"
+for f in resources/themes/classic/*; do install -m 0644 "$f" "$root/share/slidegate/themes/classic/"; done
 for po in resources/locale/*.po; do
   lang=$(basename "$po" .po)
   mo=".build/locale/$lang/LC_MESSAGES/slidegate.mo"

@@ -59,6 +59,10 @@ extension OptionSpec {
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
         OptionSpec(
+            name: "theme", argument: .file, placeholder: "DIR", expected: "a theme directory", defaultValue: nil, modes: .both,
+            help: ["draw the track and thumb from DIR/track.png and thumb.png,", "stretched nine-slice (resources/themes/classic)"],
+            summary: "draw the track and thumb from a theme's images"),
+        OptionSpec(
             name: "scale", argument: .text, placeholder: "FACTOR", expected: "a size factor from 0.5 to 4, such as 1.5",
             defaultValue: "Xft.dpi / 96", modes: .both,
             help: ["size factor for what slidegate sizes itself, 0.5-4 (default: the", "Xft.dpi X resource / 96, else 1)"],

@@ -38,6 +38,10 @@ package struct Options: Equatable, Sendable {
     package static let scales = 0.5...4.0
     /// Lock mode: strftime formats for the clock and the date line, nil for the locale's
     /// ("" hides that line); `--no-clock` hides both.
+    /// `--theme`: a directory of track and thumb images (checked by the programs).
+    package var theme: String?
+    /// `--foreground` was given (else a theme's colour wins).
+    package var foregroundGiven = false
     package var clockFormat: String?
     package var dateFormat: String?
     package var noClock = false
@@ -228,6 +232,9 @@ extension Options {
                     scales.contains(factor)
                 else { throw bad() }
                 options.scale = factor
+            case "theme":
+                guard !v.isEmpty else { throw bad() }
+                options.theme = v
             case "clock-format": options.clockFormat = v
             case "date-format": options.dateFormat = v
             case "no-clock": options.noClock = true
@@ -270,6 +277,7 @@ extension Options {
                     backgroundGiven = given
                 } else {
                     options.foreground = color
+                    options.foregroundGiven = true
                 }
             case "geometry", "slider":
                 guard let g = Geometry(parsing: v) else { throw bad() }

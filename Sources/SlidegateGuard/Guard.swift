@@ -30,7 +30,9 @@ package final class Guard {
     /// How soon after input a UI is asked whether it took it.
     static let pingAfterInput = 0.25
 
-    private let options: Options
+    private var options: Options
+    /// The size factor: `--scale`, else the X resources'.
+    private let scale: Double
     /// `--fps`, or the fastest monitor's refresh rate when that is lower.
     private let fps: Int
     private let signals: SignalWatch
@@ -117,6 +119,13 @@ package final class Guard {
             auth = nil
         }
         display = try XDisplay()
+        scale = options.scale ?? display.resourceScale()
+        // A theme is checked before anything looks locked; its colour is the label's unless
+        // --foreground says otherwise.
+        if let directory = options.theme {
+            let theme = try ThemeFiles(directory: directory, scale: scale)
+            if let color = theme.config.foreground, !options.foregroundGiven { self.options.foreground = color }
+        }
         fps = display.frameRate(cappedAt: options.fps)
         loop = EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) {
@@ -127,8 +136,7 @@ package final class Guard {
         grabs = try InputGrabs(display: display)
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil, pinLength: pinLength, clock: options.showsClock,
-            scale: options.scale ?? display.resourceScale())
+            message: options.message != nil, pinLength: pinLength, clock: options.showsClock, scale: scale)
         blanking = Blanking(display)
         let now = monotonicNow()
         var settings = options.gateSettings
@@ -482,6 +490,8 @@ package final class Guard {
             settings.clockFormat = options.clockFormat
             settings.dateFormat = options.dateFormat
             settings.strings = options.strings
+            settings.theme = options.theme
+            settings.scale = scale
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(

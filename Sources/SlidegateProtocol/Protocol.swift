@@ -37,7 +37,8 @@ import SlidegateCore
 //                 u8 right to left (the direction the guard resolved), u8 has clock format,
 //                 [string], u8 has date format, [string] (absent: the locale's; "": none),
 //                 u32 count, string × count: the words the gate shows (`Strings.all`,
-//                 translated by the guard)
+//                 translated by the guard), u8 has theme, [string the --theme directory,
+//                 which the guard checked], f64 the size factor
 //   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
 //                 the wheels, u64 the clock (0: none): the first message after settings. The UI asks the
 //                 server their sizes, again after each `layout`.
@@ -108,6 +109,8 @@ package struct UISettings: Equatable, Sendable {
     package var clockFormat: String?
     package var dateFormat: String?
     package var strings = Strings()
+    package var theme: String?
+    package var scale = 1.0
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -179,6 +182,8 @@ extension GuardMessage {
             w.optional(s.dateFormat) { $0.string($1) }
             w.u32(UInt32(s.strings.all.count))
             s.strings.all.forEach { w.string($0) }
+            w.optional(s.theme) { $0.string($1) }
+            w.f64(s.scale)
         case .windows(let slider, let banner, let message, let wheels, let clock):
             w.u8(3)
             w.u64(slider)
@@ -309,6 +314,8 @@ extension GuardMessage {
             var all: [String] = []
             for _ in 0..<count { all.append(try r.string()) }
             settings.strings = Strings(all: all)!
+            settings.theme = try r.optionalString()
+            settings.scale = try r.f64()
             self = .settings(settings)
         case 3:
             self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(), clock: try r.u64())

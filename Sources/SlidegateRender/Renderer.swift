@@ -14,6 +14,8 @@ package final class Renderer {
     private let shimmer: Shimmer
     private var baseImage: OpaquePointer?
     private var thumbImages: [ThumbGlyph: OpaquePointer] = [:]
+    /// `--theme`: the track and thumb are these images instead of drawn shapes.
+    private let theme: ThemeImages?
 
     /// What the thumb shows: an arrow to slide, dots while busy, a lock on the password stage.
     private enum ThumbGlyph: Hashable {
@@ -29,8 +31,9 @@ package final class Renderer {
     ///   - family: a Pango family list such as "Sans" or "DejaVu Sans,VL Gothic".
     package init(
         layout: SliderLayout, background: Color, foreground: Color, fontMap: FontMap = FontMap(),
-        family: String = "Sans", shimmer: Shimmer = Shimmer()
+        family: String = "Sans", shimmer: Shimmer = Shimmer(), theme: ThemeImages? = nil
     ) {
+        self.theme = theme
         self.layout = layout
         self.background = background
         self.foreground = foreground
@@ -185,6 +188,10 @@ package final class Renderer {
 
     private func drawTrack(_ cr: OpaquePointer) {
         let b = layout.bounds
+        if let theme {
+            theme.draw(theme.track, caps: theme.trackCaps, into: b, cr)
+            return
+        }
         let radius = cornerRadius(for: layout.thumbSide) + layout.padding
         roundedRectPath(cr, Rect(x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1), radius: radius - 0.5)
         setColor(cr, trackColor)
@@ -195,6 +202,15 @@ package final class Renderer {
     }
 
     private func drawThumb(_ cr: OpaquePointer, _ r: Rect, glyph: ThumbGlyph) {
+        if let theme {
+            // The theme's thumb carries its own arrow; a busy image its own dots.
+            let busyImage = glyph == .busy ? theme.busy : nil
+            theme.draw(busyImage ?? theme.thumb, caps: theme.thumbCaps, into: r, cr)
+            guard glyph != .arrow, busyImage == nil else { return }
+            setColor(cr, foreground)
+            drawGlyph(cr, r, glyph: glyph)
+            return
+        }
         roundedRectPath(cr, r, radius: cornerRadius(for: r.width))
         let gradient = cairo_pattern_create_linear(0, r.y, 0, r.maxY)
         addStop(gradient, 0, thumbTop)
@@ -203,6 +219,11 @@ package final class Renderer {
         cairo_pattern_destroy(gradient)
         cairo_fill(cr)
         setColor(cr, foreground)
+        drawGlyph(cr, r, glyph: glyph)
+    }
+
+    /// The thumb's glyph in the current colour: busy dots, a padlock, or the arrow.
+    private func drawGlyph(_ cr: OpaquePointer, _ r: Rect, glyph: ThumbGlyph) {
         let s = r.width
         switch glyph {
         case .busy:

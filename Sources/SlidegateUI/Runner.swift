@@ -83,6 +83,17 @@ package final class Runner {
                     helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty,
                     pinFile: options.auth.usesPin ? options.pinFile : nil)
             }
+            if let directory = options.theme {
+                // Windowed mode has no lock to keep up: a theme that does not check or decode is exit 2.
+                let scale = options.scale ?? display.resourceScale()
+                let files = try ThemeFiles(directory: directory, scale: scale)
+                do throws(RenderError) {
+                    _ = try Runner.images(files, scale: scale)
+                } catch {
+                    throw UserError("--theme: \(error.description)", status: .usage)
+                }
+                if let color = files.config.foreground, !options.foregroundGiven { options.foreground = color }
+            }
             let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
             let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, pinLength: pinLength, auth: auth)
             runner.wheelArea = stage.wheelArea
@@ -141,6 +152,8 @@ package final class Runner {
                         options.direction = settings.rightToLeft ? .rtl : .ltr
                         options.clockFormat = settings.clockFormat
                         options.strings = settings.strings
+                        options.theme = settings.theme
+                        options.scale = settings.scale
                         options.dateFormat = settings.dateFormat
                         pinLength = settings.pinLength
                         deadline = settings.deadline
@@ -213,8 +226,36 @@ package final class Runner {
             display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
             height: Int(size.height))
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
-        let renderer = Renderer(layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap)
+        let (theme, font) = loadTheme(options, scale: options.scale ?? display.resourceScale())
+        let renderer = Renderer(
+            layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap,
+            family: font ?? "Sans", theme: theme)
         return (surface, renderer)
+    }
+
+    private static func images(_ files: ThemeFiles, scale: Double) throws(RenderError) -> ThemeImages {
+        try ThemeImages(
+            track: files.track, thumb: files.thumb, busy: files.busy, trackCaps: files.trackCaps, thumbCaps: files.thumbCaps,
+            capScale: scale / (files.doubled ? 2 : 1))
+    }
+
+    /// `--theme`'s images and label font. The files were checked before anything was shown
+    /// (by the guard, or by windowed mode's start); an image that passed but does not
+    /// decode leaves the built-in look, said once on stderr — a picture never stops a lock.
+    private static func loadTheme(_ options: Options, scale: Double) -> (ThemeImages?, String?) {
+        guard let directory = options.theme else { return (nil, nil) }
+        do throws(UserError) {
+            let files = try ThemeFiles(directory: directory, scale: scale)
+            do {
+                return (try images(files, scale: scale), files.config.labelFont)
+            } catch {
+                report("--theme: \(error.description); drawing the built-in look")
+                return (nil, files.config.labelFont)
+            }
+        } catch {
+            report(error.message + "; drawing the built-in look")
+            return (nil, nil)
+        }
     }
 
     private func run() throws(UserError) -> ExitStatus {

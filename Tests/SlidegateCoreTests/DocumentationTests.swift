@@ -33,6 +33,8 @@ import Testing
                                          otherwise say "unlock failed" and let the person try again
                   --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
                                          slide and exit 4
+                  --theme DIR            draw the track and thumb from DIR/track.png and thumb.png,
+                                         stretched nine-slice (resources/themes/classic)
                   --scale FACTOR         size factor for what slidegate sizes itself, 0.5-4 (default: the
                                          Xft.dpi X resource / 96, else 1)
                   --direction DIR        which way the thumb slides: ltr, rtl, or auto (default: right to
@@ -177,7 +179,9 @@ import Testing
                 case .file: ":\(option.placeholder!):_files"
                 case .choice(let values): ":\(option.placeholder!):(\(values.joined(separator: " ")))"
                 }
-            return "  '\(exclusive)--\(option.name)\(option.takesValue ? "=" : "")[\(option.summary)]\(value)'"
+            // Inside single quotes, a quote is written '\''.
+            let summary = option.summary.replacingQuotes(with: "'\\''")
+            return "  '\(exclusive)--\(option.name)\(option.takesValue ? "=" : "")[\(summary)]\(value)'"
         }
         return """
             #compdef slidegate
@@ -198,7 +202,8 @@ import Testing
                 case .file: " -r -F"
                 case .choice(let values): " -x -a '\(values.joined(separator: " "))'"
                 }
-            return "complete -c slidegate -l \(option.name)\(value) -d '\(option.summary)'"
+            // fish's single quotes take \' for a quote.
+            return "complete -c slidegate -l \(option.name)\(value) -d '\(option.summary.replacingQuotes(with: "\\'"))'"
         }
         return """
             # fish completion for slidegate(1), \(header).
@@ -206,5 +211,12 @@ import Testing
             \(lines.joined(separator: "\n"))
 
             """
+    }
+}
+
+extension String {
+    /// With every single quote written as `replacement`.
+    fileprivate func replacingQuotes(with replacement: String) -> String {
+        split(separator: "'", omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -151,3 +151,52 @@ import Testing
         #expect(dateOnly.wait() == 143)
     }
 }
+
+/// `--theme`: the shipped classic theme draws the lock, and a broken theme is exit 2 naming
+/// the file before anything is locked.
+@Suite(.serialized) struct ThemeEndToEndTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let scratch: Scratch
+    static let classic = String(#filePath.dropLast("Tests/SlidegateEndToEndTests/ConfigTests.swift".count)) + "resources/themes/classic"
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        scratch = try Scratch()
+    }
+
+    @Test func theClassicThemeDrawsTheLockAndASlideOpensIt() throws {
+        let gate = try lock(["--theme", Self.classic])
+        // The silver thumb's gloss, near its top, is much brighter than the built-in thumb.
+        #expect(eventually { client.brightness(106 + 34, 106 + 8) > 200 }, "the theme's thumb: \(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    /// A copy of the classic theme with `change` done to it.
+    func brokenTheme(_ name: String, _ change: String) throws -> String {
+        let directory = scratch.path + "/" + name
+        #expect(try Child("/bin/cp", ["-r", Self.classic, directory]).wait() == 0)
+        #expect(try Child("/bin/sh", ["-c", change], environment: ["T": directory]).wait() == 0)
+        return directory
+    }
+
+    @Test func aBrokenThemeIsExit2NamingTheFileWithNothingLocked() throws {
+        let cases: [(String, String, String)] = [
+            ("missing", #"rm "$T/thumb.png""#, "/missing/thumb.png: is missing (a theme needs track.png and thumb.png)"),
+            ("notpng", #"echo hello > "$T/track.png""#, "/notpng/track.png: is not a readable PNG image"),
+            ("caps", #"echo track-caps=20,0,20,0 > "$T/theme.conf""#, "/caps/theme.conf: track-caps 20,0,20,0 leave no middle in"),
+            ("conf", #"echo shine=1 > "$T/theme.conf""#, #"/conf/theme.conf:1: unknown setting "shine""#),
+        ]
+        for (name, change, problem) in cases {
+            let directory = try brokenTheme(name, change)
+            for mode in [LockModeTests.arguments, WindowedModeTests.geometry] {
+                let gate = try screen.slidegate(mode + ["--theme", directory])
+                #expect(gate.wait() == 2, "\(name)")
+                #expect(gate.standardError.contains(problem) && gate.standardError.split(separator: "\n").count == 1, "\(gate.standardError)")
+            }
+        }
+        #expect(client.mappedTopLevels().isEmpty && client.canGrabKeyboard(), "nothing was shown or locked")
+    }
+}

@@ -1,0 +1,79 @@
+import Glibc
+import SlidegateCore
+
+/// A theme directory as checked before anything is drawn or locked: the images exist, are
+/// readable and are PNGs, and the caps fit them. A picture never weakens the lock: what
+/// fails here is exit 2 naming the file, with nothing shown.
+package struct ThemeFiles: Equatable, Sendable {
+    package var track: String
+    package var thumb: String
+    package var busy: String?
+    package var config: ThemeConfig
+    /// The @2x images were picked: the caps are doubled for them.
+    package var doubled: Bool
+
+    package var trackCaps: ThemeConfig.Caps { config.trackCaps.scaled(by: doubled ? 2 : 1) }
+    package var thumbCaps: ThemeConfig.Caps { config.thumbCaps.scaled(by: doubled ? 2 : 1) }
+
+    /// Checks `directory` for a slider drawn at `scale`.
+    package init(directory: String, scale: Double) throws(UserError) {
+        func problem(_ path: String, _ what: String) -> UserError { UserError("--theme: \(path): \(what)", status: .usage) }
+        let conf = directory + "/theme.conf"
+        if access(conf, F_OK) == 0 {
+            guard let text = Self.text(conf) else { throw problem(conf, "cannot be read") }
+            config = try ThemeConfig(parsing: text, path: conf)
+        } else {
+            config = ThemeConfig()
+        }
+        let wantsDoubled = scale >= 1.5
+        func image(_ name: String, required: Bool) throws(UserError) -> (path: String, size: (Int, Int), doubled: Bool)? {
+            let double = directory + "/" + name + "@2x.png"
+            let single = directory + "/" + name + ".png"
+            let path = wantsDoubled && access(double, F_OK) == 0 ? double : single
+            guard access(path, F_OK) == 0 else {
+                if required { throw problem(path, "is missing (a theme needs track.png and thumb.png)") }
+                return nil
+            }
+            guard let size = Self.pngSize(path) else { throw problem(path, "is not a readable PNG image") }
+            return (path, size, path == double)
+        }
+        let track = try image("track", required: true)!
+        let thumb = try image("thumb", required: true)!
+        let busy = try image("thumb-busy", required: false)
+        self.track = track.path
+        self.thumb = thumb.path
+        self.busy = busy?.path
+        doubled = track.doubled
+        for (caps, name, found) in [(config.trackCaps, "track-caps", track), (config.thumbCaps, "thumb-caps", thumb)] {
+            let factor = found.doubled ? 2 : 1
+            guard caps.scaled(by: factor).fit(width: found.size.0, height: found.size.1) else {
+                throw problem(
+                    conf,
+                    "\(name) \(caps.left),\(caps.top),\(caps.right),\(caps.bottom) leave no middle in \(found.path) (\(found.size.0 / factor)x\(found.size.1 / factor) at 1x)")
+            }
+        }
+    }
+
+    /// A small text file's contents.
+    private static func text(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let bytes = try? FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 16) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// A PNG's width and height from its signature and IHDR chunk; nil for anything else.
+    private static func pngSize(_ path: String) -> (Int, Int)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 24)
+        guard read(fd, &header, 24) == 24, header[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+            header[12..<16] == [0x49, 0x48, 0x44, 0x52]
+        else { return nil }
+        func big(_ at: Int) -> Int { header[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let (w, h) = (big(16), big(20))
+        return w > 0 && h > 0 && w <= 16384 && h <= 16384 ? (w, h) : nil
+    }
+}
