@@ -40,9 +40,15 @@ package enum ConfigFile {
 
     /// The standard place for the file.
     package static func standardPath(configHome: String?, home: String?) -> String? {
-        if let configHome, configHome.hasPrefix("/") { return configHome + "/slidegate/config" }
+        userFile("config", configHome: configHome, home: home)
+    }
+
+    /// Where slidegate keeps a file of the user's (`config`, `pin`): in
+    /// `$XDG_CONFIG_HOME/slidegate`, else `~/.config/slidegate`; nil without either.
+    package static func userFile(_ name: String, configHome: String?, home: String?) -> String? {
+        if let configHome, configHome.hasPrefix("/") { return configHome + "/slidegate/" + name }
         guard let home, !home.isEmpty else { return nil }
-        return home + "/.config/slidegate/config"
+        return home + "/.config/slidegate/" + name
     }
 
     /// The file's options in order; an error names the file and the line.

@@ -15,9 +15,7 @@ package struct PinFile: Equatable, Sendable {
 
     /// The default place: `$XDG_CONFIG_HOME/slidegate/pin`, else `~/.config/slidegate/pin`.
     package static func defaultPath(configHome: String?, home: String?) -> String? {
-        if let configHome, configHome.hasPrefix("/") { return configHome + "/slidegate/pin" }
-        guard let home, !home.isEmpty else { return nil }
-        return home + "/.config/slidegate/pin"
+        ConfigFile.userFile("pin", configHome: configHome, home: home)
     }
 
     /// The line a PIN file holds for `hash`.

@@ -50,7 +50,7 @@ package struct Wheel: Equatable, Sendable {
     /// The motion as it is at `now`: a coast or settle that has arrived is still.
     package func settled(at now: Double) -> Motion {
         switch motion {
-        case .coasting(_, _, let rate, let start, let target) where now >= start + Self.coastDuration(self.motion, rate: rate):
+        case .coasting(let from, _, let rate, let start, let target) where now >= start + Self.coastDuration(from, target, rate):
             return .still(target)
         case .settling(_, _, let target, _, let end) where now >= end:
             return .still(target)
@@ -63,9 +63,9 @@ package struct Wheel: Equatable, Sendable {
         motion = settled(at: now)
     }
 
-    private static func coastDuration(_ motion: Motion, rate: Double) -> Double {
-        guard case .coasting(let from, _, _, _, let target) = motion, target != from else { return 0 }
-        return max(0, log(abs(target - from) / restTolerance) / rate)
+    /// How long a coast from `from` takes to come within `restTolerance` of `target`.
+    private static func coastDuration(_ from: Double, _ target: Double, _ rate: Double) -> Double {
+        target == from ? 0 : max(0, log(abs(target - from) / restTolerance) / rate)
     }
 
     /// The position at `now`, in digits.

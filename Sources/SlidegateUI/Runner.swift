@@ -23,6 +23,8 @@ package final class Runner {
     private let fontMap: FontMap
     private let guardLink: GuardLink?
     private let gateSettings: Gate.Settings
+    /// `--theme`'s images and label font, decoded once for every relayout's renderer.
+    private let look: Look
     private var gate: Gate
     private var surface: WindowSurface
     private var renderer: Renderer
@@ -73,6 +75,7 @@ package final class Runner {
             let display = try XDisplay()
             var options = options
             options.fps = display.frameRate(cappedAt: options.fps)
+            options.scale = options.scale ?? display.resourceScale()
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
             var auth: AuthSession?
             let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
@@ -83,19 +86,19 @@ package final class Runner {
                     helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty,
                     pinFile: options.auth.usesPin ? options.pinFile : nil)
             }
+            var look = Look()
             if let directory = options.theme {
                 // Windowed mode has no lock to keep up: a theme that does not check or decode is exit 2.
-                let scale = options.scale ?? display.resourceScale()
-                let files = try ThemeFiles(directory: directory, scale: scale)
+                let files = try ThemeFiles(directory: directory, scale: options.scale ?? 1)
                 do throws(RenderError) {
-                    _ = try Runner.images(files, scale: scale)
+                    look = Look(theme: try Look.images(files, scale: options.scale ?? 1), font: files.config.labelFont)
                 } catch {
                     throw UserError("--theme: \(error.description)", status: .usage)
                 }
                 if let color = files.config.foreground, !options.foregroundGiven { options.foreground = color }
             }
             let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
-            let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, pinLength: pinLength, auth: auth)
+            let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, look: look, pinLength: pinLength, auth: auth)
             runner.wheelArea = stage.wheelArea
             try runner.relayout()
             if let wheels = runner.gate.wheels {
@@ -168,7 +171,8 @@ package final class Runner {
             }
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
-            let runner = try Runner(options, display, signals, loop, fontMap, stage, link, pinLength: pinLength, deadline: deadline)
+            let runner = try Runner(
+                options, display, signals, loop, fontMap, stage, link, look: Look(lockUI: options), pinLength: pinLength, deadline: deadline)
             runner.noticeIDs = notices
             runner.wheelsID = wheels
             runner.clockID = clock
@@ -198,9 +202,11 @@ package final class Runner {
 
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
-        _ stage: any Stage, _ guardLink: GuardLink?, pinLength: Int = 0, deadline: Double? = nil, auth: AuthSession? = nil
+        _ stage: any Stage, _ guardLink: GuardLink?, look: Look, pinLength: Int = 0, deadline: Double? = nil,
+        auth: AuthSession? = nil
     ) throws(UserError) {
         self.auth = auth
+        self.look = look
         var settings = options.gateSettings
         settings.pinLength = pinLength
         settings.deadline = deadline
@@ -215,10 +221,10 @@ package final class Runner {
         drawnUntold = guardLink != nil
         blanking = Blanking(display)
         gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
-        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
+        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look)
     }
 
-    private static func makeBuffer(_ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap)
+    private static func makeBuffer(_ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap, _ look: Look)
         throws(UserError) -> (WindowSurface, Renderer)
     {
         let size = stage.slider
@@ -226,36 +232,10 @@ package final class Runner {
             display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
             height: Int(size.height))
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
-        let (theme, font) = loadTheme(options, scale: options.scale ?? display.resourceScale())
         let renderer = Renderer(
             layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap,
-            family: font ?? "Sans", theme: theme)
+            family: look.font ?? "Sans", theme: look.theme)
         return (surface, renderer)
-    }
-
-    private static func images(_ files: ThemeFiles, scale: Double) throws(RenderError) -> ThemeImages {
-        try ThemeImages(
-            track: files.track, thumb: files.thumb, busy: files.busy, trackCaps: files.trackCaps, thumbCaps: files.thumbCaps,
-            capScale: scale / (files.doubled ? 2 : 1))
-    }
-
-    /// `--theme`'s images and label font. The files were checked before anything was shown
-    /// (by the guard, or by windowed mode's start); an image that passed but does not
-    /// decode leaves the built-in look, said once on stderr — a picture never stops a lock.
-    private static func loadTheme(_ options: Options, scale: Double) -> (ThemeImages?, String?) {
-        guard let directory = options.theme else { return (nil, nil) }
-        do throws(UserError) {
-            let files = try ThemeFiles(directory: directory, scale: scale)
-            do {
-                return (try images(files, scale: scale), files.config.labelFont)
-            } catch {
-                report("--theme: \(error.description); drawing the built-in look")
-                return (nil, files.config.labelFont)
-            }
-        } catch {
-            report(error.message + "; drawing the built-in look")
-            return (nil, nil)
-        }
     }
 
     private func run() throws(UserError) -> ExitStatus {
@@ -440,7 +420,7 @@ package final class Runner {
 
     private func relayout() throws(UserError) {
         gate.relayout(layout, at: monotonicNow())
-        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap)
+        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look)
         wheelsPanel = nil
         if gateSettings.pinLength > 0 {
             if guardLink != nil {
@@ -555,5 +535,41 @@ package final class Runner {
             strip.surface.present(on: strip.window)
             shownBanner = .some(scene.banner)
         }
+    }
+}
+
+/// How the slider is drawn: the built-in look, or `--theme`'s images and label font.
+struct Look {
+    var theme: ThemeImages?
+    var font: String?
+
+    init(theme: ThemeImages? = nil, font: String? = nil) {
+        self.theme = theme
+        self.font = font
+    }
+
+    /// Lock mode's: the guard checked the files before anything was shown; an image that
+    /// passed but does not decode leaves the built-in look, said once on stderr — a picture
+    /// never stops a lock.
+    init(lockUI options: Options) {
+        guard let directory = options.theme else { return }
+        let scale = options.scale ?? 1
+        do throws(UserError) {
+            let files = try ThemeFiles(directory: directory, scale: scale)
+            font = files.config.labelFont
+            do {
+                theme = try Self.images(files, scale: scale)
+            } catch {
+                report("--theme: \(error.description); drawing the built-in look")
+            }
+        } catch {
+            report(error.message + "; drawing the built-in look")
+        }
+    }
+
+    static func images(_ files: ThemeFiles, scale: Double) throws(RenderError) -> ThemeImages {
+        try ThemeImages(
+            track: files.track, thumb: files.thumb, busy: files.busy, trackCaps: files.trackCaps, thumbCaps: files.thumbCaps,
+            capScale: scale / (files.doubled ? 2 : 1))
     }
 }

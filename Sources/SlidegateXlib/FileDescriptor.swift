@@ -135,3 +135,34 @@ package struct FileDescriptor: Hashable, Sendable {
         }
     }
 }
+
+/// What is wrong with a file slidegate reads, for "FILE: problem" messages.
+package struct FileProblem: Error, Equatable, CustomStringConvertible {
+    package var description: String
+}
+
+/// The text of a small regular file (a configuration file, a theme's settings): its UTF-8
+/// contents of at most `limit` bytes.
+package func readTextFile(_ path: String, limit: Int = 1 << 16) throws(FileProblem) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard fd >= 0 else { throw FileProblem(description: "cannot be read (\(String(cString: strerror(errno))))") }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw FileProblem(description: "is not a regular file") }
+    let read: [UInt8]?
+    do {
+        read = try FileDescriptor(rawValue: fd).readToEnd(limit: limit)
+    } catch {
+        throw FileProblem(description: "cannot be read (\(String(cString: strerror(error.code))))")
+    }
+    guard let bytes = read else { throw FileProblem(description: "is larger than \(limit / 1024) KiB") }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw FileProblem(description: "is not UTF-8 text") }
+    return text
+}
+
+/// `XDG_CONFIG_HOME` and the home directory (`HOME`, else the account's), where the
+/// configuration and PIN files are looked for.
+package func userDirectories() -> (configHome: String?, home: String?) {
+    func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    return (variable("XDG_CONFIG_HOME"), variable("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) })
+}

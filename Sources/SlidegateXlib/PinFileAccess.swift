@@ -6,9 +6,8 @@ extension PinFile {
     /// account's home directory).
     package static func path(given: String?) throws(UserError) -> String {
         if let given { return given }
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        let home = variable("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) }
-        guard let path = defaultPath(configHome: variable("XDG_CONFIG_HOME"), home: home) else {
+        let directories = userDirectories()
+        guard let path = defaultPath(configHome: directories.configHome, home: directories.home) else {
             throw UserError("--pin-file: no default place for the PIN file (neither XDG_CONFIG_HOME nor HOME is set); give one", status: .usage)
         }
         return path

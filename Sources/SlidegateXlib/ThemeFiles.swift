@@ -20,7 +20,12 @@ package struct ThemeFiles: Equatable, Sendable {
         func problem(_ path: String, _ what: String) -> UserError { UserError("--theme: \(path): \(what)", status: .usage) }
         let conf = directory + "/theme.conf"
         if access(conf, F_OK) == 0 {
-            guard let text = Self.text(conf) else { throw problem(conf, "cannot be read") }
+            let text: String
+            do {
+                text = try readTextFile(conf)
+            } catch {
+                throw problem(conf, error.description)
+            }
             config = try ThemeConfig(parsing: text, path: conf)
         } else {
             config = ThemeConfig()
@@ -54,14 +59,6 @@ package struct ThemeFiles: Equatable, Sendable {
         }
     }
 
-    /// A small text file's contents.
-    private static func text(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let bytes = try? FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 16) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
 
     /// A PNG's width and height from its signature and IHDR chunk; nil for anything else.
     private static func pngSize(_ path: String) -> (Int, Int)? {
