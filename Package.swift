@@ -19,6 +19,7 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        .systemLibrary(name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: the gate, layout, options. No C module.
         .target(name: "SlidegateCore", linkerSettings: [.linkedLibrary("m")]),
@@ -37,7 +38,7 @@ let package = Package(
         .target(
             name: "SlidegateUI",
             dependencies: [
-                "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics",
+                "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics", "CPixbuf",
             ]
         ),
         // The guard is one static executable: nothing to load at start (it locks in a few

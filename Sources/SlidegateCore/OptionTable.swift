@@ -121,6 +121,15 @@ extension OptionSpec {
             name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
             help: ["lock mode: no clock and no date"], summary: "lock mode: no clock"),
         OptionSpec(
+            name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock,
+            help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
+            summary: "lock mode: a background image"),
+        OptionSpec(
+            name: "image-mode", argument: .choice(ImageMode.allCases.map(\.rawValue)), placeholder: "MODE",
+            expected: "fill, fit, center, tile or stretch", defaultValue: "fill", modes: .lock,
+            help: ["lock mode: how the image meets each monitor: fill (default),", "fit, center, tile or stretch"],
+            summary: "lock mode: how the image meets each monitor"),
+        OptionSpec(
             name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
             expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both,
             help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],

@@ -45,6 +45,9 @@ package struct Options: Equatable, Sendable {
     package var clockFormat: String?
     package var dateFormat: String?
     package var noClock = false
+    /// Lock mode: `--image`, a PNG or JPEG drawn on every monitor, and how (`--image-mode`).
+    package var image: String?
+    package var imageMode = ImageMode.fill
 
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
@@ -238,6 +241,12 @@ extension Options {
             case "clock-format": options.clockFormat = v
             case "date-format": options.dateFormat = v
             case "no-clock": options.noClock = true
+            case "image":
+                guard !v.isEmpty else { throw bad() }
+                options.image = v
+            case "image-mode":
+                guard let mode = ImageMode(rawValue: v) else { throw bad() }
+                options.imageMode = mode
             case "direction":
                 guard let direction = Direction(rawValue: v) else { throw bad() }
                 options.direction = direction

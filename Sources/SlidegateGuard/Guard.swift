@@ -126,6 +126,7 @@ package final class Guard {
             let theme = try ThemeFiles(directory: directory, scale: scale)
             if let color = theme.config.foreground, !options.foregroundGiven { self.options.foreground = color }
         }
+        if let image = options.image { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
         loop = EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) {
@@ -492,11 +493,13 @@ package final class Guard {
             settings.strings = options.strings
             settings.theme = options.theme
             settings.scale = scale
+            settings.image = options.image
+            settings.imageMode = options.imageMode
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
             send(.settings(settings))
             send(
                 .windows(
-                    slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
+                    cover: UInt64(cover.cover), slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
                     wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow)))
             sendLayout()
             send(.state(gate.snapshot))

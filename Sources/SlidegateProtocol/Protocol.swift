@@ -38,10 +38,13 @@ import SlidegateCore
 //                 [string], u8 has date format, [string] (absent: the locale's; "": none),
 //                 u32 count, string × count: the words the gate shows (`Strings.all`,
 //                 translated by the guard), u8 has theme, [string the --theme directory,
-//                 which the guard checked], f64 the size factor
-//   windows  (3)  u64 the slider window, u64 the banner strip, u64 the --message line, u64
-//                 the wheels, u64 the clock (0: none): the first message after settings. The UI asks the
-//                 server their sizes, again after each `layout`.
+//                 which the guard checked], f64 the size factor, u8 has image, [string the
+//                 --image file, whose signature the guard checked], u8 image mode (0 fill,
+//                 1 fit, 2 center, 3 tile, 4 stretch)
+//   windows  (3)  u64 the cover (the UI draws --image on it), u64 the slider window, u64 the
+//                 banner strip, u64 the --message line, u64 the wheels, u64 the clock
+//                 (0: none): the first message after settings. The UI asks the server
+//                 their sizes, again after each `layout`.
 //   layout   (4)  u32 width, u32 height: the slider's size; u8 has wheels, [f64 x, y,
 //                 width, height: the wheels' row relative to the slider's top-left corner,
 //                 which is where both gates put it]; lay out anew
@@ -86,7 +89,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -111,6 +114,8 @@ package struct UISettings: Equatable, Sendable {
     package var strings = Strings()
     package var theme: String?
     package var scale = 1.0
+    package var image: String?
+    package var imageMode = ImageMode.fill
 
     package init(
         text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
@@ -131,7 +136,7 @@ package struct UISettings: Equatable, Sendable {
 package enum GuardMessage: Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case windows(slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64)
+    case windows(cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -184,8 +189,11 @@ extension GuardMessage {
             s.strings.all.forEach { w.string($0) }
             w.optional(s.theme) { $0.string($1) }
             w.f64(s.scale)
-        case .windows(let slider, let banner, let message, let wheels, let clock):
+            w.optional(s.image) { $0.string($1) }
+            w.u8(UInt8(ImageMode.allCases.firstIndex(of: s.imageMode)!))
+        case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
             w.u8(3)
+            w.u64(cover)
             w.u64(slider)
             w.u64(banner)
             w.u64(message)
@@ -316,9 +324,15 @@ extension GuardMessage {
             settings.strings = Strings(all: all)!
             settings.theme = try r.optionalString()
             settings.scale = try r.f64()
+            settings.image = try r.optionalString()
+            let mode = Int(try r.u8())
+            guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
+            settings.imageMode = ImageMode.allCases[mode]
             self = .settings(settings)
         case 3:
-            self = .windows(slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(), clock: try r.u64())
+            self = .windows(
+                cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
+                clock: try r.u64())
         case 4:
             let width = Int(try r.u32())
             let height = Int(try r.u32())

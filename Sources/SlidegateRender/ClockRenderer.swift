@@ -6,15 +6,16 @@ import SlidegateCore
 package final class ClockRenderer {
     package let width: Double
     package let height: Double
-    private let background: Color
+    private let backdrop: Backdrop
     private let foreground: Color
     private let timeContext: OpaquePointer
     private let dateContext: OpaquePointer
 
-    package init(width: Double, height: Double, background: Color, foreground: Color, fontMap: FontMap, family: String = "Sans") {
+    package init(width: Double, height: Double, background: Color, backdrop: Backdrop? = nil, foreground: Color, fontMap: FontMap, family: String = "Sans"
+    ) {
         self.width = width
         self.height = height
-        self.background = background
+        self.backdrop = backdrop ?? Backdrop(color: background)
         self.foreground = foreground
         timeContext = makePangoContext(fontMap, family: family + " Light", size: (height * 0.54).rounded())
         dateContext = makePangoContext(fontMap, family: family, size: max(10, (height * 0.13).rounded()))
@@ -29,10 +30,7 @@ package final class ClockRenderer {
     /// (either may be empty).
     package func draw(time: String, date: String, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, background.red, background.green, background.blue, background.alpha)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        backdrop.paint(cr)
         cairo_set_source_rgba(cr, foreground.red, foreground.green, foreground.blue, foreground.alpha)
         let split = date.isEmpty ? height : (height * 0.76).rounded()
         if !time.isEmpty { line(time, timeContext, in: Rect(x: 0, y: 0, width: width, height: split), cr) }

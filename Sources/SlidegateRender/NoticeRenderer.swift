@@ -8,16 +8,20 @@ package final class NoticeRenderer {
     package let width: Double
     package let height: Double
     private let background: Color
+    private let backdrop: Backdrop
     private let foreground: Color
     private let context: OpaquePointer
 
     /// The box's margin from the top of the strip once fully in.
     static let margin = 12.0
 
-    package init(width: Double, height: Double, background: Color, foreground: Color, fontMap: FontMap, family: String = "Sans", textSize: Double) {
+    package init(width: Double, height: Double, background: Color, backdrop: Backdrop? = nil, foreground: Color, fontMap: FontMap, family: String = "Sans",
+        textSize: Double
+    ) {
         self.width = width
         self.height = height
         self.background = background
+        self.backdrop = backdrop ?? Backdrop(color: background)
         self.foreground = foreground
         context = makePangoContext(fontMap, family: family, size: textSize.rounded())
     }
@@ -39,10 +43,7 @@ package final class NoticeRenderer {
     /// the way.
     package func drawBanner(_ banner: Scene.BannerView?, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, background.red, background.green, background.blue, background.alpha)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        backdrop.paint(cr)
         if let banner {
             let boxHeight = height - Self.margin
             let y = -boxHeight + banner.shown * height
@@ -72,10 +73,7 @@ package final class NoticeRenderer {
     /// Paints the message line: the text centred, ellipsized to one line.
     package func drawMessage(_ text: String, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, background.red, background.green, background.blue, background.alpha)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        backdrop.paint(cr)
         try drawText(text, cr, in: Rect(x: 0, y: 0, width: width, height: height), lines: 1, centred: true)
         cairo_restore(cr)
         let status = cairo_status(cr)

@@ -7,6 +7,7 @@ import SlidegateCore
 package final class Renderer {
     package let layout: SliderLayout
     package let background: Color
+    private let backdrop: Backdrop
     package let foreground: Color
     private let context: OpaquePointer
     private let fontMap: FontMap
@@ -31,11 +32,12 @@ package final class Renderer {
     ///   - family: a Pango family list such as "Sans" or "DejaVu Sans,VL Gothic".
     package init(
         layout: SliderLayout, background: Color, foreground: Color, fontMap: FontMap = FontMap(),
-        family: String = "Sans", shimmer: Shimmer = Shimmer(), theme: ThemeImages? = nil
+        family: String = "Sans", shimmer: Shimmer = Shimmer(), theme: ThemeImages? = nil, backdrop: Backdrop? = nil
     ) {
         self.theme = theme
         self.layout = layout
         self.background = background
+        self.backdrop = backdrop ?? Backdrop(color: background)
         self.foreground = foreground
         self.fontMap = fontMap
         self.shimmer = shimmer
@@ -151,10 +153,7 @@ package final class Renderer {
         let cr = cairo_create(image)!
         defer { cairo_destroy(cr) }
         cairo_translate(cr, -b.x, -b.y)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        setColor(cr, background)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        backdrop.paint(cr)
         drawTrack(cr)
         cairo_surface_flush(image)
         baseImage = image

@@ -14,6 +14,7 @@ import SlidegateCore
 package final class WheelRenderer {
     package let row: WheelRow
     private let background: Color
+    private let backdrop: Backdrop
     private let foreground: Color
     private let context: OpaquePointer
     /// The ten digits, each its coverage as an 8-bit mask, and its size.
@@ -29,9 +30,11 @@ package final class WheelRenderer {
     static let step = 2 * Double.pi / 10
 
     /// `row` in the coordinates of the surface painted (usually its area at 0, 0).
-    package init(row: WheelRow, background: Color, foreground: Color, fontMap: FontMap, family: String = "Sans") {
+    package init(row: WheelRow, background: Color, backdrop: Backdrop? = nil, foreground: Color, fontMap: FontMap, family: String = "Sans"
+    ) {
         self.row = row
         self.background = background
+        self.backdrop = backdrop ?? Backdrop(color: background)
         self.foreground = foreground
         // As tall as the drum's pitch allows, but narrow wheels (twelve in a row) get digits
         // that fit them.
@@ -148,10 +151,7 @@ package final class WheelRenderer {
     package func draw(_ wheels: Scene.WheelsView, into cr: OpaquePointer) throws(RenderError) {
         try prepare()
         cairo_save(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, background.red, background.green, background.blue, background.alpha)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        backdrop.paint(cr)
         if !wheels.enabled { cairo_push_group(cr) }
         for (i, position) in wheels.positions.enumerated() where i < row.count {
             drawWheel(row.wheel(i), position: position, cr)

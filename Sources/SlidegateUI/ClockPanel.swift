@@ -17,7 +17,7 @@ final class ClockPanel {
     private(set) var due = -Double.infinity
 
     /// Nil when the window has no room for a clock (the guard made it a single pixel).
-    init?(display: XDisplay, window: Window, options: Options, fontMap: FontMap) throws(UserError) {
+    init?(display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
             throw UserError("--lock-ui: no window \(window)", status: .internalError)
@@ -30,7 +30,7 @@ final class ClockPanel {
             height: Int(attributes.height))
         renderer = ClockRenderer(
             width: Double(attributes.width), height: Double(attributes.height), background: options.background,
-            foreground: options.foreground, fontMap: fontMap)
+            backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
         clock = WallClock(time: options.clockFormat, date: options.dateFormat)
     }
 

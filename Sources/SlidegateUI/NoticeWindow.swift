@@ -11,7 +11,9 @@ final class NoticeWindow {
     let renderer: NoticeRenderer
 
     /// `textScale`: the text's size as a fraction of the window's height.
-    init(display: XDisplay, window: Window, options: Options, fontMap: FontMap, textScale: Double) throws(UserError) {
+    init(display: XDisplay, window: Window, options: Options, fontMap: FontMap, textScale: Double, backdrop: Backdrop?)
+        throws(UserError)
+    {
         self.window = window
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
@@ -23,7 +25,7 @@ final class NoticeWindow {
             height: Int(attributes.height))
         renderer = NoticeRenderer(
             width: Double(attributes.width), height: Double(attributes.height), background: options.background,
-            foreground: options.foreground, fontMap: fontMap,
+            backdrop: backdrop, foreground: options.foreground, fontMap: fontMap,
             textSize: max(10, Double(attributes.height) * textScale))
     }
 }

@@ -58,6 +58,8 @@ package final class Runner {
     private var clockID: Window = 0
     private var clockPanel: ClockPanel?
     private var wheelsPanel: WheelsPanel?
+    /// Lock mode: `--image` on the cover, and under each window.
+    private let wallpaper: Wallpaper?
     /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
     private var random = SystemRandomNumberGenerator()
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
@@ -127,6 +129,7 @@ package final class Runner {
             var notices: (banner: Window, message: Window) = (0, 0)
             var wheels: Window = 0
             var clock: Window = 0
+            var cover: Window = 0
             var pinLength = 0
             var deadline: Double?
             while window == nil {
@@ -158,9 +161,12 @@ package final class Runner {
                         options.theme = settings.theme
                         options.scale = settings.scale
                         options.dateFormat = settings.dateFormat
+                        options.image = settings.image
+                        options.imageMode = settings.imageMode
                         pinLength = settings.pinLength
                         deadline = settings.deadline
-                    case .windows(let slider, let banner, let message, let wheelWindow, let clockWindow) where window == nil:
+                    case .windows(let coverWindow, let slider, let banner, let message, let wheelWindow, let clockWindow) where window == nil:
+                        cover = Window(coverWindow)
                         window = slider
                         notices = (Window(banner), Window(message))
                         wheels = Window(wheelWindow)
@@ -171,8 +177,14 @@ package final class Runner {
             }
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
+            // The picture before the slider: they appear together.
+            let wallpaper = try options.image.map { (path) throws(UserError) in
+                try Wallpaper(display: display, cover: cover, path: path, mode: options.imageMode, background: options.background)
+            }
+            _ = wallpaper?.refresh()
             let runner = try Runner(
-                options, display, signals, loop, fontMap, stage, link, look: Look(lockUI: options), pinLength: pinLength, deadline: deadline)
+                options, display, signals, loop, fontMap, stage, link, look: Look(lockUI: options), pinLength: pinLength, deadline: deadline,
+                wallpaper: wallpaper)
             runner.noticeIDs = notices
             runner.wheelsID = wheels
             runner.clockID = clock
@@ -203,9 +215,10 @@ package final class Runner {
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
         _ stage: any Stage, _ guardLink: GuardLink?, look: Look, pinLength: Int = 0, deadline: Double? = nil,
-        auth: AuthSession? = nil
+        auth: AuthSession? = nil, wallpaper: Wallpaper? = nil
     ) throws(UserError) {
         self.auth = auth
+        self.wallpaper = wallpaper
         self.look = look
         var settings = options.gateSettings
         settings.pinLength = pinLength
@@ -221,12 +234,12 @@ package final class Runner {
         drawnUntold = guardLink != nil
         blanking = Blanking(display)
         gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
-        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look)
+        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
     }
 
-    private static func makeBuffer(_ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap, _ look: Look)
-        throws(UserError) -> (WindowSurface, Renderer)
-    {
+    private static func makeBuffer(
+        _ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap, _ look: Look, _ backdrop: Backdrop?
+    ) throws(UserError) -> (WindowSurface, Renderer) {
         let size = stage.slider
         let surface = try WindowSurface(
             display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
@@ -234,7 +247,7 @@ package final class Runner {
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
         let renderer = Renderer(
             layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap,
-            family: look.font ?? "Sans", theme: look.theme)
+            family: look.font ?? "Sans", theme: look.theme, backdrop: backdrop)
         return (surface, renderer)
     }
 
@@ -389,6 +402,7 @@ package final class Runner {
                 changed = true
             case .layout(let width, let height, let wheels):
                 guard let window = stage as? GuardedWindow else { continue }
+                _ = wallpaper?.refresh()
                 window.resize(width: width, height: height)
                 wheelArea = wheels
                 try relayout()
@@ -407,12 +421,19 @@ package final class Runner {
     /// Lock mode: back buffers for the banner strip and the message line, at the sizes the
     /// server gives their windows now; the message is drawn once.
     private func makeNoticeWindows() throws(UserError) {
-        clockPanel = clockID == 0 ? nil : try ClockPanel(display: display, window: clockID, options: options, fontMap: fontMap)
+        clockPanel =
+            clockID == 0
+            ? nil
+            : try ClockPanel(
+                display: display, window: clockID, options: options, fontMap: fontMap, backdrop: wallpaper?.backdrop(under: clockID))
         bannerWindow = try noticeIDs.banner == 0 ? nil : NoticeWindow(
-            display: display, window: noticeIDs.banner, options: options, fontMap: fontMap, textScale: 0.28)
+            display: display, window: noticeIDs.banner, options: options, fontMap: fontMap, textScale: 0.28,
+            backdrop: wallpaper?.backdrop(under: noticeIDs.banner))
         shownBanner = nil
         guard noticeIDs.message != 0, let text = options.message else { return }
-        let line = try NoticeWindow(display: display, window: noticeIDs.message, options: options, fontMap: fontMap, textScale: 0.55)
+        let line = try NoticeWindow(
+            display: display, window: noticeIDs.message, options: options, fontMap: fontMap, textScale: 0.55,
+            backdrop: wallpaper?.backdrop(under: noticeIDs.message))
         try line.surface.paint { (cr) throws(RenderError) in try line.renderer.drawMessage(text, into: cr) }
         line.surface.present(on: line.window)
         messageWindow = line
@@ -420,13 +441,14 @@ package final class Runner {
 
     private func relayout() throws(UserError) {
         gate.relayout(layout, at: monotonicNow())
-        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look)
+        (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
         wheelsPanel = nil
         if gateSettings.pinLength > 0 {
             if guardLink != nil {
                 if wheelsID != 0 {
                     wheelsPanel = try WheelsPanel(
-                        display: display, guardWindow: wheelsID, count: gateSettings.pinLength, options: options, fontMap: fontMap)
+                        display: display, guardWindow: wheelsID, count: gateSettings.pinLength, options: options, fontMap: fontMap,
+                        backdrop: wallpaper?.backdrop(under: wheelsID))
                 }
             } else if let area = stage.wheelArea {
                 wheelsPanel = try WheelsPanel(
@@ -448,6 +470,16 @@ package final class Runner {
             shown = nil
             changed = true
             clockPanel?.wake()
+            return nil
+        }
+        if let wallpaper,
+            event.type == ConfigureNotify && event.xconfigure.window == wallpaper.cover
+                || event.type == display.randrEventBase + RRScreenChangeNotify
+        {
+            if wallpaper.refresh() {
+                try relayout()
+                try makeNoticeWindows()
+            }
             return nil
         }
         if [ButtonPress, ButtonRelease, MotionNotify].contains(event.type) { changed = true }
@@ -473,6 +505,10 @@ package final class Runner {
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
             surface.present(on: stage.window, at: sliderOrigin)
             if let panel = wheelsPanel, panel.window == stage.window { panel.present() }
+            return nil
+        case Expose where event.xexpose.window == wallpaper?.cover:
+            let e = event.xexpose
+            wallpaper?.expose(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
             return nil
         case Expose where event.xexpose.count == 0:
             for notice in [bannerWindow, messageWindow].compactMap({ $0 }) where notice.window == event.xexpose.window {

@@ -18,7 +18,7 @@ final class WheelsPanel {
     /// tall at its top (the rest is background: the gap above the track in windowed mode).
     init(
         display: XDisplay, window: Window, size: (width: Double, height: Double), rowHeight: Double, origin: (x: Int32, y: Int32),
-        count: Int, visual: UnsafeMutablePointer<Visual>, depth: Int32, options: Options, fontMap: FontMap
+        count: Int, visual: UnsafeMutablePointer<Visual>, depth: Int32, options: Options, fontMap: FontMap, backdrop: Backdrop? = nil
     ) throws(UserError) {
         self.window = window
         self.origin = origin
@@ -27,11 +27,13 @@ final class WheelsPanel {
             height: max(Int(size.height), 1))
         renderer = WheelRenderer(
             row: WheelRow(area: Rect(x: 0, y: 0, width: size.width, height: rowHeight), count: count),
-            background: options.background, foreground: options.foreground, fontMap: fontMap)
+            background: options.background, backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
     }
 
     /// Lock mode: the guard's window, at the size the server gives it now.
-    convenience init(display: XDisplay, guardWindow window: Window, count: Int, options: Options, fontMap: FontMap) throws(UserError) {
+    convenience init(
+        display: XDisplay, guardWindow window: Window, count: Int, options: Options, fontMap: FontMap, backdrop: Backdrop?
+    ) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
             throw UserError("--lock-ui: no window \(window)", status: .internalError)
@@ -39,7 +41,8 @@ final class WheelsPanel {
         XSelectInput(display.pointer, window, ExposureMask)
         try self.init(
             display: display, window: window, size: (Double(attributes.width), Double(attributes.height)),
-            rowHeight: Double(attributes.height), origin: (0, 0), count: count, visual: visual, depth: attributes.depth, options: options, fontMap: fontMap)
+            rowHeight: Double(attributes.height), origin: (0, 0), count: count, visual: visual, depth: attributes.depth, options: options, fontMap: fontMap,
+            backdrop: backdrop)
     }
 
     /// Paints the wheels that changed, and sends that part to the window.

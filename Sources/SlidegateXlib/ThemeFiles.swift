@@ -62,15 +62,40 @@ package struct ThemeFiles: Equatable, Sendable {
 
     /// A PNG's width and height from its signature and IHDR chunk; nil for anything else.
     private static func pngSize(_ path: String) -> (Int, Int)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 24)
-        guard read(fd, &header, 24) == 24, header[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+        guard let header = fileHeader(path, count: 24), header.count == 24, header[0..<8].elementsEqual(pngSignature),
             header[12..<16] == [0x49, 0x48, 0x44, 0x52]
         else { return nil }
         func big(_ at: Int) -> Int { header[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         let (w, h) = (big(16), big(20))
         return w > 0 && h > 0 && w <= 16384 && h <= 16384 ? (w, h) : nil
     }
+}
+
+/// `--image` as the guard checks it before anything is locked: a file that can be read and
+/// starts with a PNG or JPEG signature. Whether it decodes is the UI's to find out; one that
+/// does not leaves the lock up with the plain background.
+package enum BackgroundImageFile {
+    package static func check(_ path: String) throws(UserError) {
+        guard let header = fileHeader(path, count: 8) else {
+            throw UserError("--image: \(path): \(access(path, F_OK) == 0 ? "is not a readable PNG or JPEG image" : "no such file")", status: .usage)
+        }
+        guard header.elementsEqual(pngSignature) || header.starts(with: [0xFF, 0xD8, 0xFF]) else {
+            throw UserError("--image: \(path): is not a PNG or JPEG image", status: .usage)
+        }
+    }
+}
+
+private let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+/// The first `count` bytes of a regular file (fewer when it is shorter), or nil when it
+/// cannot be opened and read.
+private func fileHeader(_ path: String, count: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    var header = [UInt8](repeating: 0, count: count)
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    let n = read(fd, &header, count)
+    return n >= 0 ? Array(header[..<n]) : nil
 }

@@ -55,6 +55,9 @@ import Testing
                   --date-format FORMAT   lock mode: strftime format of the date under the clock (default:
                                          weekday, day and month in the locale's words; "" for none)
                   --no-clock             lock mode: no clock and no date
+                  --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
+                  --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
+                                         fit, center, tile or stretch
                   --reveal HOW           how the gate opens: none (default), center, left, right, top
                                          or bottom (the cover is cut away over 0.35 s)
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such

@@ -26,9 +26,11 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
             s.clockFormat = ""
             s.dateFormat = "%A"
             s.strings = Strings().translated { "«\($0)»" }
+            s.image = "/home/ann/Pictures/Fjord at dusk.jpg"
+            s.imageMode = .tile
             return s
         }()),
-        .windows(slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a),
+        .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),

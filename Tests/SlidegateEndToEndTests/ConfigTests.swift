@@ -200,3 +200,79 @@ import Testing
         #expect(client.mappedTopLevels().isEmpty && client.canGrabKeyboard(), "nothing was shown or locked")
     }
 }
+
+/// `--image` on Xvfb: a file that is not a picture is exit 2 naming it, with nothing
+/// locked; one that passes the guard's check but does not decode leaves the lock up with
+/// the plain background.
+@Suite(.serialized) struct ImageEndToEndTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let scratch: Scratch
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        scratch = try Scratch()
+    }
+
+    @Test func aFileThatIsNoPictureIsExit2WithNothingLocked() throws {
+        try writeFile(scratch.path + "/notes.png", Array("hello\n".utf8))
+        let cases = [
+            (scratch.path + "/missing.jpg", "slidegate: --image: \(scratch.path)/missing.jpg: no such file"),
+            (scratch.path + "/notes.png", "slidegate: --image: \(scratch.path)/notes.png: is not a PNG or JPEG image"),
+            (scratch.path, "slidegate: --image: \(scratch.path): is not a readable PNG or JPEG image"),
+        ]
+        for (path, problem) in cases {
+            let gate = try screen.slidegate(LockModeTests.arguments + ["--image", path])
+            #expect(gate.wait() == 2)
+            #expect(gate.standardError == problem + "\n", "\(gate.standardError)")
+        }
+        let windowed = try screen.slidegate(WindowedModeTests.geometry + ["--image", scratch.path + "/notes.png"])
+        #expect(windowed.wait() == 2)
+        #expect(windowed.standardError.contains("--image"), "\(windowed.standardError)")
+        #expect(client.mappedTopLevels().isEmpty && client.canGrabKeyboard(), "nothing was shown or locked")
+    }
+
+    @Test func aPictureThatDoesNotDecodeLeavesThePlainLock() throws {
+        let path = scratch.path + "/truncated.png"
+        try writePNG(path, width: 64, height: 64) { _, _ in (255, 255, 255) }
+        try writeFile(path, Array(try readBytes(path).prefix(60)))
+        let gate = try lock(["--image", path])
+        #expect(eventually { gate.standardError.contains("--image: \(path): ") }, "\(gate.standardError)")
+        #expect(gate.standardError.ranges(of: "--image").count == 1, "said once: \(gate.standardError)")
+        #expect(covered(), "the plain background")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
+    @Test func theImageIsDrawnUnderEveryWindowOfTheLock() throws {
+        let path = scratch.path + "/tiles.png"
+        // 10x10 tiles alternating two colours: `--image-mode tile` repeats them from 0,0.
+        try writePNG(path, width: 20, height: 20) { x, y in (x < 10) == (y < 10) ? (250, 120, 0) : (0, 90, 160) }
+        let gate = try screen.slidegate(LockModeTests.arguments + ["--image", path, "--image-mode", "tile", "--message", "back soon"])
+        #expect(eventually { !client.canGrabKeyboard() && thumbShown(at: 0) }, "\(gate.standardError)")
+        #expect(eventually { client.pixel(5, 5) == (250, 120, 0) && client.pixel(1275, 715) == (250, 120, 0) })
+        #expect(client.pixel(15, 5) == (0, 90, 160) && client.pixel(655, 365) == (0, 90, 160))
+        // The slider's rounded corner, and the message line's edge, show the tiles too.
+        #expect(client.pixel(100, 100) == (250, 120, 0) && client.pixel(101, 111) == (0, 90, 160))
+        let line = (y: 100 - 20 - 48, height: 48)
+        #expect(client.pixel(105, line.y + 2) == (0, 90, 160) && client.pixel(115, line.y + 2) == (250, 120, 0), "the message line")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+}
+
+/// The bytes of a file.
+func readBytes(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw FileError(path: path, code: errno) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { break }
+        bytes += buffer[..<n]
+    }
+    return bytes
+}

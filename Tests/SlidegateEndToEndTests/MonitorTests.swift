@@ -75,6 +75,53 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// `--image`: four coloured quadrants filled onto each monitor at its own size, and under
+    /// the slider's rounded corners; a monitor changed or plugged in gets the picture too.
+    @Test func theImageCoversEachMonitorAndFollowsHotplug() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/quadrants.png"
+        try writePNG(path, width: 400, height: 300) { x, y in Self.quadrant(x >= 200, y >= 150) }
+        try plugSecondMonitor()
+        let gate = try screen.slidegate("--background", "#102030", "--image", path, "--no-clock")
+        #expect(eventually { !client.canGrabKeyboard() && coverIs(3200, 1080) }, "locked: \(gate.standardError)")
+        #expect(eventually { showsQuadrants(x: 0, y: 0, width: 1920, height: 1080) }, "the picture fills DUMMY0")
+        #expect(showsQuadrants(x: 1920, y: 0, width: 1280, height: 720), "and DUMMY1")
+        // The slider (567x81 at 676,802) has rounded corners: the picture shows in them.
+        #expect(eventually { client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 && client.pixel(676, 802) == (0, 0, 200) })
+        try xrandr("--output", "DUMMY1", "--off")
+        try xrandr("--output", "DUMMY0", "--mode", "1280x720")
+        #expect(eventually { coverIs(1280, 720) && showsQuadrants(x: 0, y: 0, width: 1280, height: 720) }, "a new size")
+        // The slider, 378x54 at (451, 535) now, is drawn over the picture again.
+        #expect(eventually { client.brightness(451 + 4 + 8, 535 + 4 + 8) > 90 && client.pixel(451, 535) == (0, 0, 200) })
+        try xrandr("--output", "DUMMY1", "--mode", "1280x720", "--right-of", "DUMMY0")
+        #expect(eventually { coverIs(2560, 720) && showsQuadrants(x: 1280, y: 0, width: 1280, height: 720) }, "plugged in")
+        #expect(showsQuadrants(x: 0, y: 0, width: 1280, height: 720))
+        #expect(!gate.standardError.contains("--image"), "\(gate.standardError)")
+        client.drag(from: (451 + 4 + 23, 562), to: (1270, 562))
+        #expect(gate.wait() == 0)
+    }
+
+    func coverIs(_ width: Int, _ height: Int) -> Bool {
+        coverSize().map { $0 == (width, height) } ?? false
+    }
+
+    static func quadrant(_ right: Bool, _ bottom: Bool) -> (UInt8, UInt8, UInt8) {
+        switch (right, bottom) {
+        case (false, false): (200, 0, 0)
+        case (true, false): (0, 200, 0)
+        case (false, true): (0, 0, 200)
+        case (true, true): (200, 200, 0)
+        }
+    }
+
+    /// The middles of the monitor's quarters show the picture's four colours.
+    func showsQuadrants(x: Int, y: Int, width: Int, height: Int) -> Bool {
+        [(false, false), (true, false), (false, true), (true, true)].allSatisfy { (right, bottom) in
+            let q = Self.quadrant(right, bottom)
+            return client.pixel(x + (right ? 3 : 1) * width / 4, y + (bottom ? 3 : 1) * height / 4) == (Int(q.0), Int(q.1), Int(q.2))
+        }
+    }
+
     /// Attack: press the thumb, then make the slider move (its monitor turned off), and
     /// release after a 1-pixel move. The relayout cancels the drag: no unlock.
     @Test func aScreenChangeInTheMiddleOfADragCancelsIt() throws {

@@ -213,3 +213,47 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         try GoldenImage.check("rtl-busy", Scene(thumbValue: 1, label: busy, busy: true), with: renderer)
     }
 }
+
+/// `--image`: the slider and the clock drawn over the part of the picture under their
+/// windows (a diagonal gradient here), which shows in the slider's rounded corners and all
+/// around the clock's text.
+@Suite struct BackdropGoldenTests {
+    /// A `width`×`height` gradient from deep blue to orange, as the picture under a window.
+    func backdrop(_ width: Int32, _ height: Int32) -> Backdrop {
+        let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)!
+        let cr = cairo_create(image)!
+        let gradient = cairo_pattern_create_linear(0, 0, Double(width), Double(height))!
+        cairo_pattern_add_color_stop_rgb(gradient, 0, 0.11, 0.21, 0.34)
+        cairo_pattern_add_color_stop_rgb(gradient, 1, 0.91, 0.44, 0.32)
+        cairo_set_source(cr, gradient)
+        cairo_paint(cr)
+        cairo_pattern_destroy(gradient)
+        cairo_destroy(cr)
+        cairo_surface_flush(image)
+        return Backdrop(color: Color(hex: "#15171c")!, image: image)
+    }
+
+    @Test func theSliderOverAPicture() throws {
+        let renderer = Renderer(
+            layout: SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72)), background: Color(hex: "#15171c")!,
+            foreground: Color(hex: "#ffffff")!, fontMap: try FontMap(files: GoldenImage.fontFiles), family: GoldenImage.family,
+            backdrop: backdrop(480, 72))
+        try GoldenImage.check("image-rest", Scene(thumbValue: 0, label: label("slide to unlock", band: 0.5), busy: false), with: renderer)
+        try GoldenImage.check(
+            "image-drag", Scene(thumbValue: 0.5, label: label("slide to unlock", alpha: Presenter.labelAlpha(forValue: 0.5)), busy: false),
+            with: renderer)
+    }
+
+    @Test func theClockOverAPicture() throws {
+        let renderer = ClockRenderer(
+            width: 480, height: 158, background: Color(hex: "#15171c")!, backdrop: backdrop(480, 158),
+            foreground: Color(hex: "#ffffff")!, fontMap: try FontMap(files: GoldenImage.fontFiles), family: GoldenImage.family)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 158)!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        try renderer.draw(time: "09:05", date: "Monday 30 November", into: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        try GoldenImage.compare("image-clock", surface, sourceLocation: #_sourceLocation)
+    }
+}

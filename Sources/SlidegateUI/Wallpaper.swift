@@ -1,0 +1,281 @@
+import CGraphics
+import CPixbuf
+import CX11
+import CXShim
+import Glibc
+import SlidegateCore
+import SlidegateRender
+import SlidegateXlib
+
+/// Lock mode's `--image`, on the guard's cover. The file is decoded once for the monitors
+/// there are (a JPEG no larger than the largest monitor needs it), scaled once per distinct
+/// monitor size into a pixmap on the X server, and copied onto each monitor where the cover
+/// is exposed. Between layouts nothing of the picture stays in this process: a hotplugged
+/// monitor of a new size has the file decoded again. Owns the pixmaps and a GC.
+final class Wallpaper {
+    let cover: Window
+    private let display: XDisplay
+    private let path: String
+    private let mode: ImageMode
+    private let background: Color
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private let gc: GC
+    /// One scaled copy per distinct monitor size.
+    private var pixmaps: [Size: Pixmap] = [:]
+    private var monitors: [Rect] = []
+    /// The picture could not be used: the plain background from then on (said once).
+    private var failed = false
+
+    /// The most pixels decoded: a 100-megapixel photo is 400 MB of pixels.
+    static let pixelLimit = 100_000_000.0
+
+    init(display: XDisplay, cover: Window, path: String, mode: ImageMode, background: Color) throws(UserError) {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display.pointer, cover, &attributes) != 0, let visual = attributes.visual else {
+            throw UserError("--lock-ui: no window \(cover)", status: .internalError)
+        }
+        self.display = display
+        self.cover = cover
+        self.path = path
+        self.mode = mode
+        self.background = background
+        self.visual = visual
+        depth = attributes.depth
+        XSelectInput(display.pointer, cover, ExposureMask | StructureNotifyMask)
+        XRRSelectInput(display.pointer, display.root, Int32(RRScreenChangeNotifyMask))
+        gc = XCreateGC(display.pointer, cover, 0, nil)
+        XSetForeground(display.pointer, gc, display.pixel(for: background))
+    }
+
+    deinit {
+        pixmaps.values.forEach { XFreePixmap(display.pointer, $0) }
+        XFreeGC(display.pointer, gc)
+    }
+
+    /// Follows the monitors as the server has them now: scales the picture for sizes not
+    /// seen yet and drops the copies of sizes gone. Returns whether the picture under the
+    /// windows may have changed (their backdrops must be taken again) — then the whole
+    /// cover is painted anew.
+    func refresh() -> Bool {
+        let now = display.monitors().map(\.rect)
+        guard now != monitors, !failed else { return false }
+        monitors = now
+        let sizes = Set(now.map { Size(width: $0.width, height: $0.height) })
+        for (size, pixmap) in pixmaps where !sizes.contains(size) {
+            XFreePixmap(display.pointer, pixmap)
+            pixmaps[size] = nil
+        }
+        let missing = sizes.filter { pixmaps[$0] == nil }
+        if !missing.isEmpty {
+            do {
+                try scale(to: missing)
+            } catch {
+                report("--image: \(path): \(error.description); drawing the plain background")
+                failed = true
+                pixmaps.values.forEach { XFreePixmap(display.pointer, $0) }
+                pixmaps = [:]
+            }
+            shedStartupPages()
+        }
+        expose(Rect(x: 0, y: 0, width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude))
+        return true
+    }
+
+    /// Copies the picture onto the part of the cover in `area` (cover coordinates).
+    func expose(_ area: Rect) {
+        for monitor in monitors {
+            guard let pixmap = pixmaps[Size(width: monitor.width, height: monitor.height)] else { continue }
+            let part = monitor.intersection(area)
+            guard part.width > 0, part.height > 0 else { continue }
+            XCopyArea(
+                display.pointer, pixmap, cover, gc, Int32(part.x - monitor.x), Int32(part.y - monitor.y), UInt32(part.width),
+                UInt32(part.height), Int32(part.x), Int32(part.y))
+        }
+    }
+
+    /// The picture under `window` (a child of the cover), or nil when there is none to show.
+    func backdrop(under window: Window) -> Backdrop? {
+        guard !pixmaps.isEmpty else { return nil }
+        let dpy = display.pointer
+        var root: Window = 0
+        var child: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var border: UInt32 = 0
+        var windowDepth: UInt32 = 0
+        guard XGetGeometry(dpy, window, &root, &x, &y, &width, &height, &border, &windowDepth) != 0,
+            XTranslateCoordinates(dpy, window, cover, 0, 0, &x, &y, &child) != 0, width > 1 || height > 1
+        else { return nil }
+        let area = Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+        let patch = XCreatePixmap(dpy, cover, width, height, UInt32(depth))
+        defer { XFreePixmap(dpy, patch) }
+        XFillRectangle(dpy, patch, gc, 0, 0, width, height)
+        for monitor in monitors {
+            guard let pixmap = pixmaps[Size(width: monitor.width, height: monitor.height)] else { continue }
+            let part = monitor.intersection(area)
+            guard part.width > 0, part.height > 0 else { continue }
+            XCopyArea(
+                dpy, pixmap, patch, gc, Int32(part.x - monitor.x), Int32(part.y - monitor.y), UInt32(part.width), UInt32(part.height),
+                Int32(part.x - area.x), Int32(part.y - area.y))
+        }
+        guard let image = XGetImage(dpy, patch, 0, 0, width, height, UInt.max, ZPixmap) else { return nil }
+        defer { sg_image_destroy(image) }
+        guard let surface = Self.surface(copying: image.pointee) else { return nil }
+        return Backdrop(color: background, image: surface)
+    }
+
+    /// Decodes the file and makes a pixmap for each size.
+    private func scale(to sizes: Set<Size>) throws(ImageError) {
+        var w: Int32 = 0
+        var h: Int32 = 0
+        guard gdk_pixbuf_get_file_info(path, &w, &h) != nil, w > 0, h > 0 else {
+            throw ImageError("not an image that can be read")
+        }
+        let original = Size(width: Double(w), height: Double(h))
+        guard original.width * original.height <= Self.pixelLimit else {
+            throw ImageError("\(w)x\(h) is more than \(Int(Self.pixelLimit / 1_000_000)) megapixels")
+        }
+        // A photo its EXIF orientation turns on its side must be large enough either way up.
+        let list = Array(sizes)
+        let factor = max(
+            mode.decodeFactor(image: original, monitors: list),
+            mode.decodeFactor(image: Size(width: original.height, height: original.width), monitors: list))
+        var error: UnsafeMutablePointer<GError>?
+        let loaded =
+            factor < 1
+            ? gdk_pixbuf_new_from_file_at_scale(
+                path, Int32(max(1, (original.width * factor).rounded(.up))), Int32(max(1, (original.height * factor).rounded(.up))),
+                0, &error)
+            : gdk_pixbuf_new_from_file(path, &error)
+        guard let loaded else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "it does not decode"
+            if let error { g_error_free(error) }
+            throw ImageError(message)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
+        guard let pixbuf = gdk_pixbuf_apply_embedded_orientation(loaded) else { throw ImageError("out of memory") }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let source = try Self.surface(from: pixbuf)
+        defer { cairo_surface_destroy(source) }
+        let decoded = Size(width: Double(cairo_image_surface_get_width(source)), height: Double(cairo_image_surface_get_height(source)))
+        for size in sizes {
+            pixmaps[size] = try upload(try draw(source, decoded, at: size))
+        }
+    }
+
+    /// The picture as it meets a monitor of `size`, over the background colour.
+    private func draw(_ source: OpaquePointer, _ decoded: Size, at size: Size) throws(ImageError) -> OpaquePointer {
+        let target = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
+        let cr = cairo_create(target)!
+        defer { cairo_destroy(cr) }
+        cairo_set_source_rgb(cr, background.red, background.green, background.blue)
+        cairo_paint(cr)
+        let place = mode.placement(image: decoded, monitor: size)
+        cairo_translate(cr, place.x, place.y)
+        cairo_scale(cr, place.scaleX, place.scaleY)
+        let pattern = cairo_pattern_create_for_surface(source)
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(pattern, place.tiled ? CAIRO_EXTEND_REPEAT : CAIRO_EXTEND_PAD)
+        cairo_set_source(cr, pattern)
+        if place.tiled {
+            cairo_paint(cr)
+        } else {
+            cairo_rectangle(cr, 0, 0, decoded.width, decoded.height)
+            cairo_fill(cr)
+        }
+        cairo_surface_flush(target)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(target)
+            throw ImageError("cannot scale it to \(Int(size.width))x\(Int(size.height)): \(String(cString: cairo_status_to_string(status)))")
+        }
+        return target
+    }
+
+    /// A pixmap on the server holding `image`, which it destroys.
+    private func upload(_ image: OpaquePointer) throws(ImageError) -> Pixmap {
+        defer { cairo_surface_destroy(image) }
+        let width = cairo_image_surface_get_width(image)
+        let height = cairo_image_surface_get_height(image)
+        let pixmap = XCreatePixmap(display.pointer, cover, UInt32(width), UInt32(height), UInt32(depth))
+        guard let data = cairo_image_surface_get_data(image),
+            let ximage = XCreateImage(
+                display.pointer, visual, UInt32(depth), ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
+                UInt32(width), UInt32(height), 32, cairo_image_surface_get_stride(image))
+        else {
+            XFreePixmap(display.pointer, pixmap)
+            throw ImageError("out of memory")
+        }
+        ximage.pointee.byte_order = LSBFirst
+        XPutImage(display.pointer, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(width), UInt32(height))
+        ximage.pointee.data = nil
+        sg_image_destroy(ximage)
+        if let code = display.sync() {
+            XFreePixmap(display.pointer, pixmap)
+            throw ImageError("the X server refused a \(width)x\(height) pixmap for it (X error \(code))")
+        }
+        return pixmap
+    }
+
+    /// The pixbuf's pixels as a Cairo image (premultiplied when it has alpha).
+    private static func surface(from pixbuf: OpaquePointer) throws(ImageError) -> OpaquePointer {
+        let width = gdk_pixbuf_get_width(pixbuf)
+        let height = gdk_pixbuf_get_height(pixbuf)
+        let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (alpha ? 4 : 3), let pixels = gdk_pixbuf_read_pixels(pixbuf)
+        else { throw ImageError("an unusual pixel format") }
+        let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height)!
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+            cairo_surface_destroy(surface)
+            throw ImageError("out of memory for \(width)x\(height) pixels")
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for y in 0..<Int(height) {
+            let from = pixels + y * rowstride
+            let to = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(width) {
+                let p = from + x * channels
+                let a = alpha ? UInt32(p[3]) : 255
+                func channel(_ v: UInt8) -> UInt32 { (UInt32(v) * a + 127) / 255 }
+                to[x] = a << 24 | channel(p[0]) << 16 | channel(p[1]) << 8 | channel(p[2])
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        return surface
+    }
+
+    /// A Cairo image of the server's pixels (32 bits each, the only kind `WindowSurface`
+    /// accepts too), or nil.
+    private static func surface(copying image: XImage) -> OpaquePointer? {
+        guard image.bits_per_pixel == 32, let data = image.data else { return nil }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, image.width, image.height)!
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface) else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let swap = image.byte_order != LSBFirst
+        for y in 0..<Int(image.height) {
+            let from = UnsafeRawPointer(data + y * Int(image.bytes_per_line)).assumingMemoryBound(to: UInt32.self)
+            let to = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(image.width) { to[x] = swap ? from[x].byteSwapped : from[x] }
+        }
+        cairo_surface_mark_dirty(surface)
+        return surface
+    }
+}
+
+/// Why the picture cannot be shown.
+struct ImageError: Error {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
