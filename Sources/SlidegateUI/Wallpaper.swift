@@ -131,7 +131,7 @@ final class Wallpaper {
     private func scale(to sizes: Set<Size>) throws(ImageError) {
         var w: Int32 = 0
         var h: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &w, &h) != nil, w > 0, h > 0 else {
+        guard let format = gdk_pixbuf_get_file_info(path, &w, &h), w > 0, h > 0 else {
             throw ImageError("not an image that can be read")
         }
         let original = Size(width: Double(w), height: Double(h))
@@ -140,9 +140,16 @@ final class Wallpaper {
         }
         // A photo its EXIF orientation turns on its side must be large enough either way up.
         let list = Array(sizes)
-        let factor = max(
+        let needed = max(
             mode.decodeFactor(image: original, monitors: list),
             mode.decodeFactor(image: Size(width: original.height, height: original.width), monitors: list))
+        // libjpeg decodes at 1/2, 1/4 or 1/8 for next to nothing; any other size is a second
+        // scaling in gdk-pixbuf before Cairo's. A PNG is decoded whole and scaled once, by Cairo.
+        let jpeg = gdk_pixbuf_format_get_name(format).map { name in
+            defer { g_free(name) }
+            return String(cString: name) == "jpeg"
+        } ?? false
+        let factor = jpeg ? [1.0, 0.5, 0.25, 0.125].last { $0 >= needed } ?? 1 : 1
         var error: UnsafeMutablePointer<GError>?
         let loaded =
             factor < 1
@@ -178,7 +185,8 @@ final class Wallpaper {
         cairo_scale(cr, place.scaleX, place.scaleY)
         let pattern = cairo_pattern_create_for_surface(source)
         defer { cairo_pattern_destroy(pattern) }
-        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        let unscaled = place.scaleX == 1 && place.scaleY == 1 && place.x == place.x.rounded() && place.y == place.y.rounded()
+        cairo_pattern_set_filter(pattern, unscaled ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
         cairo_pattern_set_extend(pattern, place.tiled ? CAIRO_EXTEND_REPEAT : CAIRO_EXTEND_PAD)
         cairo_set_source(cr, pattern)
         if place.tiled {
