@@ -48,6 +48,9 @@ package struct Options: Equatable, Sendable {
     /// Lock mode: `--image`, a PNG or JPEG drawn on every monitor, and how (`--image-mode`).
     package var image: String?
     package var imageMode = ImageMode.fill
+    /// Where `--geometry` or `--slider` with a size came from, to check it again once the
+    /// X server's scale is known (`checkSize(scale:)`).
+    package var sizeGiven: Given?
 
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
@@ -326,15 +329,17 @@ extension Options {
                     "--\(lockOnly.option.name): belongs to the lock screen and cannot be combined with --geometry (windowed mode)",
                     status: .usage)
             }
-            if let geometryGiven { try checkSize(geometry, geometryGiven, withWheels: options.auth.usesPin, scale: options.scale ?? 1) }
             options.mode = .windowed(geometry)
+            options.sizeGiven = geometryGiven
+            try options.checkSize(scale: options.scale ?? 1)
         } else if let windowedOnly = commandLine.first(where: { $0.option.modes == .windowed && $0.option.name != "geometry" }) {
             throw UserError(
                 "--\(windowedOnly.option.name): asks the window manager for something, and only windowed mode (--geometry) has a window it manages",
                 status: .usage)
         } else {
-            if let slider, let sliderGiven { try checkSize(slider, sliderGiven, scale: options.scale ?? 1) }
             options.mode = .lock(slider: slider)
+            options.sizeGiven = sliderGiven
+            try options.checkSize(scale: options.scale ?? 1)
             if !options.background.isOpaque {
                 let naming = backgroundGiven.map { $0.origin.naming("background") } ?? "--background"
                 throw UserError(
@@ -348,6 +353,17 @@ extension Options {
     /// Windowed mode with the PIN wheels: the window is this many track heights tall (the
     /// wheels 2, a gap 0.4, the track 1).
     package static let windowedWheelsShare = 3.4
+
+    /// The given slider's (or window's) size against the minimum at `scale`: at parsing
+    /// with `--scale` (else 1), and again once connected with the scale `Xft.dpi` gives.
+    package func checkSize(scale: Double) throws(UserError) {
+        guard let sizeGiven else { return }
+        switch mode {
+        case .windowed(let geometry): try Self.checkSize(geometry, sizeGiven, withWheels: auth.usesPin, scale: scale)
+        case .lock(let slider?): try Self.checkSize(slider, sizeGiven, scale: scale)
+        case .lock(nil): return
+        }
+    }
 
     /// A slider's size must leave room for a thumb and a label (24 pixels at scale 1, more
     /// at a larger `--scale`); with the wheels, the track below them (a

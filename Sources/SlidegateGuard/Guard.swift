@@ -120,6 +120,7 @@ package final class Guard {
         }
         display = try XDisplay()
         scale = options.scale ?? display.resourceScale()
+        try options.checkSize(scale: scale)
         // A theme is checked before anything looks locked; its colour is the label's unless
         // --foreground says otherwise.
         if let directory = options.theme {

@@ -78,6 +78,7 @@ package final class Runner {
             var options = options
             options.fps = display.frameRate(cappedAt: options.fps)
             options.scale = options.scale ?? display.resourceScale()
+            try options.checkSize(scale: options.scale ?? 1)
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
             var auth: AuthSession?
             let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0

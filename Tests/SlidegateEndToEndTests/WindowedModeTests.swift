@@ -182,6 +182,13 @@ import Testing
         #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 720 } ?? false }, "--scale wins")
         given.signal(SIGTERM)
         #expect(given.wait() == 143)
+        // The minimum height scales with Xft.dpi too: 48 pixels at 192 dpi, in both modes.
+        for arguments in [["--geometry", "200x40+10+10"], ["--slider", "200x40+10+10"]] {
+            let small = try screen.slidegate(arguments)
+            #expect(small.wait() == 2)
+            #expect(small.standardError.hasPrefix("slidegate: \(arguments[0]): expected a slider at least 48 pixels tall"), "\(small.standardError)")
+        }
+        #expect(client.canGrabKeyboard(), "nothing was locked")
     }
 
     @Test func theWindowIsADialogAskedToStayAboveWithoutDecorations() throws {
