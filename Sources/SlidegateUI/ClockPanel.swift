@@ -4,17 +4,19 @@ import SlidegateCore
 import SlidegateRender
 import SlidegateXlib
 
-/// Lock mode's clock: the guard's clock window, its back buffer, and when its text next
-/// changes. It wakes the UI once a minute (once a second if a format shows seconds), never
-/// between, and not while the screen is blank.
+/// Lock mode's clock: the guard's clock window, its back buffer, and a timer on the wall
+/// clock for when its text next changes. It wakes the UI once a minute (once a second if a
+/// format shows seconds), never between, and not while the screen is blank; a clock set
+/// or a machine woken from sleep repaints it at once.
 final class ClockPanel {
     let window: Window
     let surface: WindowSurface
     private let renderer: ClockRenderer
     private let clock: WallClock
     private var shown: (time: String, date: String)?
-    /// When, on the monotonic clock, the text next changes.
-    private(set) var due = -Double.infinity
+    let timer: WallClockTimer
+    /// The text may have changed: the timer fired, or the screen came back.
+    private(set) var due = true
 
     /// Nil when the window has no room for a clock (the guard made it a single pixel).
     init?(display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?) throws(UserError) {
@@ -32,22 +34,37 @@ final class ClockPanel {
             width: Double(attributes.width), height: Double(attributes.height), background: options.background,
             backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
         clock = WallClock(time: options.clockFormat, date: options.dateFormat)
+        timer = try WallClockTimer()
     }
 
-    /// Repaints if the text changed since it was last painted; sets when it next changes.
-    func paint(at now: Double) throws(UserError) {
+    /// Repaints if the text changed since it was last painted; arms the timer for when it
+    /// next changes.
+    func paint() throws(UserError) {
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
         let text = clock.text(at: wall.tv_sec)
-        due = now + clock.secondsToNextChange(from: wall)
+        timer.arm(at: clock.nextChange(after: wall))
+        due = false
         guard shown.map({ $0 != text }) ?? true else { return }
         try surface.paint { (cr) throws(RenderError) in try renderer.draw(time: text.time, date: text.date, into: cr) }
         surface.present(on: window)
         shown = text
     }
 
+    /// The timer fired, or the clock was set.
+    func timerFired() {
+        timer.drain()
+        due = true
+    }
+
+    /// The screen went blank: no wake-ups until it comes back.
+    func sleep() {
+        timer.disarm()
+        due = false
+    }
+
     /// The screen came back from blank: the text is checked at once.
     func wake() {
-        due = -Double.infinity
+        due = true
     }
 }

@@ -340,16 +340,19 @@ package final class Runner {
             frameDue = deadline
             if changed { deadline = min(deadline ?? .infinity, lastPaint + frame) }
             // The clock after the slider: the first frame does not wait for it.
-            if let clock = clockPanel {
-                if now >= clock.due { try clock.paint(at: now) }
-                deadline = min(deadline ?? .infinity, clock.due)
-            }
-            if let d = deadline, d - now > 0.5, shown?.label != nil {
+            if let clock = clockPanel, clock.due { try clock.paint() }
+            // Before a long wait (or the clock's next minute), ask whether DPMS turned the
+            // monitors off: then nothing is drawn and nothing wakes until they are back.
+            if deadline.map({ $0 - now > 0.5 }) ?? (clockPanel != nil), shown?.label != nil {
                 blanking.checkMonitors()
-                if blanking.isBlank { deadline = gate.nextActionDeadline }
+                if blanking.isBlank {
+                    deadline = gate.nextActionDeadline
+                    clockPanel?.sleep()
+                }
             }
         } else {
             deadline = gate.nextActionDeadline
+            clockPanel?.sleep()
         }
         // A blank screen is drawn when it comes back; the guard need not step in.
         if drawnUntold, shown != nil || blanking.isBlank, let guardLink {
@@ -422,11 +425,18 @@ package final class Runner {
     /// Lock mode: back buffers for the banner strip and the message line, at the sizes the
     /// server gives their windows now; the message is drawn once.
     private func makeNoticeWindows() throws(UserError) {
+        if let old = clockPanel { loop.unwatch(old.timer.descriptor) }
         clockPanel =
             clockID == 0
             ? nil
             : try ClockPanel(
                 display: display, window: clockID, options: options, fontMap: fontMap, backdrop: wallpaper?.backdrop(under: clockID))
+        if let clock = clockPanel {
+            loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
+                clockPanel?.timerFired()
+                return nil
+            }
+        }
         bannerWindow = try noticeIDs.banner == 0 ? nil : NoticeWindow(
             display: display, window: noticeIDs.banner, options: options, fontMap: fontMap, textScale: 0.28,
             backdrop: wallpaper?.backdrop(under: noticeIDs.banner))

@@ -1,4 +1,6 @@
+import CXShim
 import Glibc
+import SlidegateCore
 
 /// The lock screen clock's text: strftime with the locale of the environment (LC_ALL,
 /// LC_TIME, LANG), and the moment the text next changes. Owns its locale object.
@@ -47,13 +49,47 @@ package final class WallClock {
         ["%S", "%T", "%r", "%s", "%c", "%X", "%+"].contains { timeFormat.contains($0) || dateFormat.contains($0) }
     }
 
-    /// Seconds from `time` until the text next changes: the next whole minute (or second).
-    package func secondsToNextChange(from time: timespec) -> Double {
-        let fraction = Double(time.tv_nsec) / 1e9
-        if showsSeconds { return 1 - fraction }
+    /// The wall-clock moment after `time` when the text next changes: the next whole minute
+    /// (or second).
+    package func nextChange(after time: timespec) -> timespec {
+        if showsSeconds { return timespec(tv_sec: time.tv_sec + 1, tv_nsec: 0) }
         var t = time.tv_sec
         var parts = tm()
         localtime_r(&t, &parts)
-        return Double(60 - Int(parts.tm_sec)) - fraction
+        return timespec(tv_sec: time.tv_sec + 60 - Int(parts.tm_sec), tv_nsec: 0)
+    }
+}
+
+/// Wakes the lock screen's clock on the wall clock (CLOCK_REALTIME), not the monotonic one:
+/// at the minute it waits for even when the machine slept through it (the monotonic clock
+/// stops in suspend), and at once when the clock is set (NTP, by hand). Owns a timerfd.
+package final class WallClockTimer {
+    package let descriptor: Int32
+
+    package init() throws(UserError) {
+        descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard descriptor >= 0 else { throw SystemError("timerfd_create").userError(.internalError, "the clock's timer") }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Fires at `moment` on the wall clock, or as soon as the clock is set.
+    package func arm(at moment: timespec) {
+        var spec = itimerspec(it_interval: timespec(), it_value: moment)
+        timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+    }
+
+    /// Fires no more (while the screen is blank).
+    package func disarm() {
+        var spec = itimerspec()
+        timerfd_settime(descriptor, 0, &spec, nil)
+    }
+
+    /// Takes the timer's news (it fired, or the clock was set) so it is not readable again.
+    package func drain() {
+        var expirations: UInt64 = 0
+        _ = read(descriptor, &expirations, 8)
     }
 }

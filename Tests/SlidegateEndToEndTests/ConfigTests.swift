@@ -137,6 +137,22 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
+    /// With seconds in the format, the wall-clock timer wakes the UI once a second, and the
+    /// clock's pixels change each time.
+    @Test func aClockWithSecondsChangesEverySecond() throws {
+        let gate = try screen.slidegate(["--background", "#102030", "--reduce-motion", "--clock-format", "%T", "--date-format", ""])
+        #expect(eventually { clockShown() }, "the clock is drawn: \(gate.standardError)")
+        let ui = try #require(children(of: gate.pid).first)
+        let first = client.brightness(x: 430, y: 389, width: 420, height: 119, step: 2)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 3)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(woke >= 2 && woke <= 8, "three seconds, about three wake-ups: \(woke)")
+        #expect(client.brightness(x: 430, y: 389, width: 420, height: 119, step: 2) != first, "the seconds changed")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func noClockAndEmptyFormatsLeaveNone() throws {
         for extra in [["--no-clock"], ["--clock-format", "", "--date-format", ""]] {
             let gate = try screen.slidegate(["--background", "#102030"] + extra)

@@ -1,4 +1,5 @@
 import CGraphics
+import CXShim
 import SlidegateCore
 import SlidegateRender
 import SlidegateXlib
@@ -50,5 +51,26 @@ import Testing
         #expect(WallClock(time: nil, date: nil, localeName: "de_DE.UTF-8").text(at: moment) == ("17:42", "Montag 30 November"))
         #expect(WallClock(time: nil, date: nil, localeName: "ja_JP.UTF-8").text(at: moment).date == "月曜日 30 11月")
         #expect(WallClock(time: "", date: "%Y", localeName: "C.UTF-8").text(at: moment) == ("", "2026"))
+        let later = timespec(tv_sec: moment + 30, tv_nsec: 500_000_000)
+        #expect(WallClock(time: nil, date: nil, localeName: "C.UTF-8").nextChange(after: later).tv_sec == moment + 60, "the next minute")
+        #expect(WallClock(time: "%T", date: "", localeName: "C.UTF-8").nextChange(after: later).tv_sec == moment + 31, "the next second")
+    }
+
+    /// The clock's timer runs on the wall clock: armed for the next whole second, it is
+    /// readable then and not before; drained, it is quiet; disarmed, it never fires.
+    @Test func theTimerFiresAtAWallClockMoment() throws {
+        let timer = try WallClockTimer()
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        timer.arm(at: timespec(tv_sec: now.tv_sec + 2, tv_nsec: 0))
+        var watched = pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&watched, 1, 900) == 0, "not a second early")
+        #expect(poll(&watched, 1, 2500) == 1, "at the moment")
+        timer.drain()
+        #expect(poll(&watched, 1, 0) == 0, "drained")
+        clock_gettime(CLOCK_REALTIME, &now)
+        timer.arm(at: timespec(tv_sec: now.tv_sec + 1, tv_nsec: 0))
+        timer.disarm()
+        #expect(poll(&watched, 1, 1500) == 0, "disarmed")
     }
 }

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 
 /* What Swift cannot import from Xlib and the C library: macros, handlers that must be
    C functions, and ppoll (which needs _GNU_SOURCE). */
