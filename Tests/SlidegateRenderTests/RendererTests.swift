@@ -1,4 +1,5 @@
 import CGraphics
+import Glibc
 import SlidegateCore
 import SlidegateRender
 import Testing
@@ -256,4 +257,46 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         cairo_surface_flush(surface)
         try GoldenImage.compare("image-clock", surface, sourceLocation: #_sourceLocation)
     }
+}
+
+/// What an Arabic locale shows without any option: the catalogue's words (read from
+/// resources/locale/ar.po), which make the gate slide right to left by themselves.
+@Suite struct ArabicLocaleGoldenTests {
+    /// The msgstr of each one-line msgid in the Arabic catalogue.
+    static func catalogue() throws -> [String: String] {
+        let path = String(#filePath.dropLast("Tests/SlidegateRenderTests/RendererTests.swift".count)) + "resources/locale/ar.po"
+        let file = try #require(fopen(path, "r"))
+        defer { fclose(file) }
+        var entries: [String: String] = [:]
+        var id: String?
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let text = String(cString: line).trimmingSuffix("\n")
+            if text.hasPrefix("msgid \"") { id = String(text.dropFirst(7).dropLast()) }
+            if text.hasPrefix("msgstr \""), let key = id, !key.isEmpty { entries[key] = String(text.dropFirst(8).dropLast()) }
+        }
+        return entries
+    }
+
+    @Test func restBusyAndRefusedInArabic() throws {
+        let strings = Strings().translated { (try? Self.catalogue())?[$0] ?? $0 }
+        #expect(strings.label == "اسحب لفتح القفل")
+        let rightToLeft = Direction.auto.isRightToLeft(for: strings.label)
+        #expect(rightToLeft)
+        let renderer = Renderer(
+            layout: SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72), rightToLeft: rightToLeft),
+            background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!,
+            fontMap: try FontMap(files: GoldenImage.fontFiles), family: GoldenImage.family)
+        try GoldenImage.check("arabic-locale-rest", Scene(thumbValue: 0, label: label(strings.label, band: 0.3), busy: false), with: renderer)
+        let busy = Scene.Label(text: strings.busy, placement: .beforeEnd, emphasis: .solid, alpha: 1)
+        try GoldenImage.check("arabic-locale-busy", Scene(thumbValue: 1, label: busy, busy: true), with: renderer)
+        let refused = Scene.Label(text: strings.refusal, placement: .afterThumb, emphasis: .solid, alpha: 1)
+        try GoldenImage.check("arabic-locale-refused", Scene(thumbValue: 0, label: refused, busy: false), with: renderer)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
