@@ -182,6 +182,20 @@ import Testing
         #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 720 } ?? false }, "--scale wins")
         given.signal(SIGTERM)
         #expect(given.wait() == 143)
+        // Default < X resources < configuration file < command line.
+        let config = "/tmp/slidegate-scale-config-\(getpid())"
+        let c = fopen(config, "w")!
+        fputs("scale=1.5\n", c)
+        fclose(c)
+        defer { unlink(config) }
+        let filed = try screen.slidegate(["--config", config, "--geometry", "+10+10"])
+        #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 720 } ?? false }, "the file beats Xft.dpi")
+        filed.signal(SIGTERM)
+        #expect(filed.wait() == 143)
+        let both = try screen.slidegate(["--config", config, "--geometry", "+10+10", "--scale", "1"])
+        #expect(eventually { client.mappedTopLevels().last.map { client.geometry($0).width == 480 } ?? false }, "the command line beats the file")
+        both.signal(SIGTERM)
+        #expect(both.wait() == 143)
         // The minimum height scales with Xft.dpi too: 48 pixels at 192 dpi, in both modes.
         for arguments in [["--geometry", "200x40+10+10"], ["--slider", "200x40+10+10"]] {
             let small = try screen.slidegate(arguments)
