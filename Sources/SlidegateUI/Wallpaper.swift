@@ -98,17 +98,13 @@ final class Wallpaper {
     func backdrop(under window: Window) -> Backdrop? {
         guard !pixmaps.isEmpty else { return nil }
         let dpy = display.pointer
-        var root: Window = 0
         var child: Window = 0
         var x: Int32 = 0
         var y: Int32 = 0
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var border: UInt32 = 0
-        var windowDepth: UInt32 = 0
-        guard XGetGeometry(dpy, window, &root, &x, &y, &width, &height, &border, &windowDepth) != 0,
-            XTranslateCoordinates(dpy, window, cover, 0, 0, &x, &y, &child) != 0, width > 1 || height > 1
+        guard let size = display.size(of: window), XTranslateCoordinates(dpy, window, cover, 0, 0, &x, &y, &child) != 0,
+            size.width > 1 || size.height > 1
         else { return nil }
+        let (width, height) = (UInt32(size.width), UInt32(size.height))
         let area = Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
         let patch = XCreatePixmap(dpy, cover, width, height, UInt32(depth))
         defer { XFreePixmap(dpy, patch) }

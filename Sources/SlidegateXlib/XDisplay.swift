@@ -38,6 +38,12 @@ package final class XDisplay {
     /// screen size, which `XRRUpdateConfiguration` copies from events another client can
     /// forge.
     package func rootSize() -> (width: Int, height: Int) {
+        guard let size = size(of: root) else { return (Int(XDisplayWidth(pointer, screen)), Int(XDisplayHeight(pointer, screen))) }
+        return size
+    }
+
+    /// A window's size, asked of the server; nil when it has no such window.
+    package func size(of window: Window) -> (width: Int, height: Int)? {
         var rootReturn: Window = 0
         var x: Int32 = 0
         var y: Int32 = 0
@@ -45,9 +51,7 @@ package final class XDisplay {
         var height: UInt32 = 0
         var border: UInt32 = 0
         var depth: UInt32 = 0
-        guard XGetGeometry(pointer, root, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else {
-            return (Int(XDisplayWidth(pointer, screen)), Int(XDisplayHeight(pointer, screen)))
-        }
+        guard XGetGeometry(pointer, window, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
         return (Int(width), Int(height))
     }
 
