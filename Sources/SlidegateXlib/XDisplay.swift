@@ -126,9 +126,9 @@ package final class XDisplay {
 
     /// `fps`, or the fastest active monitor's refresh rate (rounded up) when that is lower:
     /// frames the screens cannot show are not drawn. RandR's mode timings say the rate; a
-    /// server that gives none (Xvfb) leaves `fps` as it is.
+    /// server that gives none (Xvfb, whose screen is nominally 60 Hz) counts as 60 Hz.
     package func frameRate(cappedAt fps: Int) -> Int {
-        guard let resources = XRRGetScreenResourcesCurrent(pointer, root) else { return fps }
+        guard let resources = XRRGetScreenResourcesCurrent(pointer, root) else { return min(fps, Self.untimedRate) }
         defer { XRRFreeScreenResources(resources) }
         let r = resources.pointee
         var fastest = 0.0
@@ -143,8 +143,11 @@ package final class XDisplay {
             guard mode.dotClock > 0, mode.hTotal > 0, lines > 0 else { continue }
             fastest = max(fastest, Double(mode.dotClock) / (Double(mode.hTotal) * lines))
         }
-        return fastest > 0 ? min(fps, Int(fastest.rounded(.up))) : fps
+        return min(fps, fastest > 0 ? Int(fastest.rounded(.up)) : Self.untimedRate)
     }
+
+    /// The refresh rate assumed of monitors whose mode has no timings.
+    static let untimedRate = 60
 
     /// The size factor the X server's resources ask for: `Xft.dpi` / 96 from the root
     /// window's RESOURCE_MANAGER (what `xrdb` loads), read with Xlib's resource manager,

@@ -65,6 +65,19 @@ import Testing
         #expect(contents(of: output) == "checked\nchecked\n", "the command's output goes to slidegate's stdout")
     }
 
+    /// Xvfb's modes carry no timings: its screen counts as 60 Hz, so `--fps 240` shimmers at
+    /// 60 frames a second (the UI wakes about 60 times in 2 s of sweep and pause, not 240).
+    @Test func aScreenWithoutTimingsCountsAs60Hz() throws {
+        let gate = try lock(["--fps", "240"])
+        let ui = try #require(children(of: gate.pid).first)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 2)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(woke > 30 && woke < 100, "the UI woke \(woke) times in 2 s")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func keysDoNotUnlock() throws {
         let gate = try lock()
         for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }
