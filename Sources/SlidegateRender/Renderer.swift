@@ -17,6 +17,13 @@ package final class Renderer {
     private var thumbImages: [ThumbGlyph: OpaquePointer] = [:]
     /// `--theme`: the track and thumb are these images instead of drawn shapes.
     private let theme: ThemeImages?
+    /// The shimmer's two looks of the label's rectangle over the track, dim and lit, made
+    /// once per label (text, place, alpha): a frame of the sweep copies the dim look and
+    /// blends the lit one in through the band's gradient, an alpha image made once per band
+    /// and placed on whole pixels, so a frame builds nothing and every pixel comes out the
+    /// same whatever part of the slider is repainted.
+    private var shimmerLooks: (label: Scene.Label, rect: Rect, dim: OpaquePointer, lit: OpaquePointer)?
+    private var bandMask: (half: Double, height: Double, image: OpaquePointer)?
 
     /// What the thumb shows: an arrow to slide, dots while busy, a lock on the password stage.
     private enum ThumbGlyph: Hashable {
@@ -47,6 +54,11 @@ package final class Renderer {
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
         if let baseImage { cairo_surface_destroy(baseImage) }
+        if let shimmerLooks {
+            cairo_surface_destroy(shimmerLooks.dim)
+            cairo_surface_destroy(shimmerLooks.lit)
+        }
+        if let bandMask { cairo_surface_destroy(bandMask.image) }
         thumbImages.values.forEach { cairo_surface_destroy($0) }
     }
 
@@ -72,22 +84,32 @@ package final class Renderer {
 
     private func draw(_ scene: Scene, into cr: OpaquePointer, clip: Rect) throws(RenderError) {
         let b = layout.bounds
+        let looks = try scene.label.flatMap { (label) throws(RenderError) in try self.looks(for: label) }
         cairo_save(cr)
         cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
         cairo_clip(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(cr, try base(), b.x, b.y)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        // A shimmer frame inside the label's looks needs no track under them.
+        if looks.map({ clip.intersection($0.rect) != clip }) ?? true {
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(cr, try base(), b.x, b.y)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        }
         if let label = scene.label, label.alpha > 0 {
-            try drawLabel(label, cr)
+            if let looks, case .shimmer(let band) = label.emphasis {
+                try drawShimmer(label, band: band, looks, cr)
+            } else {
+                try drawLabel(label, cr)
+            }
         }
         if let field = scene.field {
             try drawField(field, busy: scene.busy, cr)
         }
         let thumb = thumbRect(scene.thumbValue)
-        cairo_set_source_surface(cr, try thumbImage(ThumbGlyph(scene)), thumb.x, thumb.y)
-        cairo_paint(cr)
+        if thumb.intersection(clip).width > 0 && thumb.intersection(clip).height > 0 {
+            cairo_set_source_surface(cr, try thumbImage(ThumbGlyph(scene)), thumb.x, thumb.y)
+            cairo_paint(cr)
+        }
         cairo_restore(cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
@@ -273,6 +295,86 @@ package final class Renderer {
         let x = (area.midX - text.logicalX - text.width / 2).rounded()
         let y = (area.midY - text.logicalY - text.height / 2).rounded()
         return (text, x, y)
+    }
+
+    /// The shimmering label's looks: nil for a label that does not shimmer, one fading
+    /// under a drag (its alpha changes every frame), or one over a background that is not
+    /// opaque (the looks would not cover what is under them).
+    private func looks(for label: Scene.Label) throws(RenderError) -> (label: Scene.Label, rect: Rect, dim: OpaquePointer, lit: OpaquePointer)? {
+        guard case .shimmer = label.emphasis, label.alpha == 1, background.isOpaque else { return nil }
+        var key = label
+        key.emphasis = .shimmer(band: nil)
+        if let cached = shimmerLooks, cached.label == key { return cached }
+        guard let rect = try labelRect(label), let (text, x, y) = try place(label) else { return nil }
+        let base = try base()
+        func look(_ alpha: Double) throws(RenderError) -> OpaquePointer {
+            let image = try Self.imageSurface(Int(rect.width), Int(rect.height))
+            let cr = cairo_create(image)!
+            defer { cairo_destroy(cr) }
+            cairo_translate(cr, -rect.x, -rect.y)
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(cr, base, layout.bounds.x, layout.bounds.y)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            cairo_set_source_surface(cr, text.image, x + text.imageX, y + text.imageY)
+            cairo_paint_with_alpha(cr, foreground.alpha * label.alpha * alpha)
+            cairo_surface_flush(image)
+            return image
+        }
+        let looks = (label: key, rect: rect, dim: try look(shimmer.dimAlpha), lit: try look(1))
+        if let old = shimmerLooks {
+            cairo_surface_destroy(old.dim)
+            cairo_surface_destroy(old.lit)
+        }
+        shimmerLooks = looks
+        return looks
+    }
+
+    /// The dim look, and the lit one blended in under the band (the lit look is opaque, so
+    /// OVER through the gradient is a blend of the two).
+    private func drawShimmer(
+        _ label: Scene.Label, band: Double?, _ looks: (label: Scene.Label, rect: Rect, dim: OpaquePointer, lit: OpaquePointer),
+        _ cr: OpaquePointer
+    ) throws(RenderError) {
+        let r = looks.rect
+        cairo_save(cr)
+        cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+        cairo_clip(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cr, looks.dim, r.x, r.y)
+        cairo_paint(cr)
+        if let band, let (text, originX, _) = try place(label) {
+            let mask = try bandImage(half: (shimmer.bandWidth / 2 * text.width).rounded(.up), height: r.height)
+            let centre = (originX + text.logicalX + band * text.width).rounded()
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            cairo_set_source_surface(cr, looks.lit, r.x, r.y)
+            cairo_mask_surface(cr, mask, centre - Double(cairo_image_surface_get_width(mask) / 2), r.y)
+        }
+        cairo_restore(cr)
+    }
+
+    /// The band as an alpha image `2 × half` wide: clear, opaque at the middle, clear.
+    private func bandImage(half: Double, height: Double) throws(RenderError) -> OpaquePointer {
+        if let bandMask, bandMask.half == half, bandMask.height == height { return bandMask.image }
+        let image = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(2 * half), Int32(max(height, 1)))!
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            throw RenderError(status: status, "allocating the shimmer's band")
+        }
+        let cr = cairo_create(image)!
+        let gradient = cairo_pattern_create_linear(0, 0, 2 * half, 0)!
+        cairo_pattern_add_color_stop_rgba(gradient, 0, 0, 0, 0, 0)
+        cairo_pattern_add_color_stop_rgba(gradient, 0.5, 0, 0, 0, 1)
+        cairo_pattern_add_color_stop_rgba(gradient, 1, 0, 0, 0, 0)
+        cairo_set_source(cr, gradient)
+        cairo_paint(cr)
+        cairo_pattern_destroy(gradient)
+        cairo_destroy(cr)
+        cairo_surface_flush(image)
+        if let bandMask { cairo_surface_destroy(bandMask.image) }
+        bandMask = (half, height, image)
+        return image
     }
 
     private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer) throws(RenderError) {
