@@ -32,6 +32,8 @@ package final class EventLoop {
     private let synthetic: SyntheticEvents
     private let owner = pthread_self()
     private var watched: [(descriptor: Int32, name: String, peer: Bool, handler: Handler)] = []
+    /// What ppoll is given, kept between waits so a wait allocates nothing.
+    private var polled: [pollfd] = []
 
     package init(display: XDisplay, synthetic: SyntheticEvents) {
         self.display = display
@@ -65,8 +67,13 @@ package final class EventLoop {
     {
         checkThread()
         let dpy = display.pointer
+        // The socket is read only when ppoll said it is readable (a wait that timed out
+        // leaves nothing new there): XFlush before each wait reads what the server sent
+        // so far and moves every event into Xlib's queue, and the check after it and this
+        // one see that queue.
+        var readable = true
         while true {
-            while XPending(dpy) > 0 {
+            while XEventsQueued(dpy, readable ? QueuedAfterReading : QueuedAlready) > 0 {
                 var e = XEvent()
                 XNextEvent(dpy, &e)
                 if e.xany.send_event != 0 && !(synthetic == .clientMessagesOnly && e.type == ClientMessage) { continue }
@@ -79,32 +86,46 @@ package final class EventLoop {
             case .wait(let until): deadline = until
             }
             XFlush(dpy)
+            readable = false
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
-            if let status = try wait(until: deadline) { return status }
+            switch try wait(until: deadline) {
+            case .status(let status): return status
+            case .woken(let socket): readable = socket
+            }
         }
     }
 
-    private func wait(until deadline: Double?) throws(UserError) -> ExitStatus? {
-        var polled = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-        polled += watched.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+    private enum Waited {
+        case status(ExitStatus)
+        /// Whether the X socket was readable (or the wait was interrupted).
+        case woken(xSocket: Bool)
+    }
+
+    private func wait(until deadline: Double?) throws(UserError) -> Waited {
+        polled.removeAll(keepingCapacity: true)
+        polled.append(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0))
+        for entry in watched { polled.append(pollfd(fd: entry.descriptor, events: Int16(POLLIN), revents: 0)) }
         let timeout = deadline.map { max(0, $0 - monotonicNow()) } ?? -1
         if sg_ppoll(&polled, UInt(polled.count), timeout) < 0 {
-            if errno == EINTR { return nil }
+            if errno == EINTR { return .woken(xSocket: true) }
             throw UserError("waiting for events failed: \(String(cString: strerror(errno)))", status: .internalError)
         }
         if polled[0].revents & Int16(POLLNVAL | POLLERR) != 0 {
             throw UserError("internal error: the X connection's descriptor failed", status: .internalError)
         }
+        let socket = polled[0].revents != 0
         // Handlers may watch and unwatch; go by a copy of the list that was polled.
-        for (entry, result) in zip(watched, polled.dropFirst()) where result.revents != 0 {
+        let entries = watched
+        for i in entries.indices where polled[i + 1].revents != 0 {
+            let (entry, result) = (entries[i], polled[i + 1])
             let bad = Int16(entry.peer ? POLLNVAL : POLLNVAL | POLLERR)
             if result.revents & bad != 0 {
                 throw UserError(
                     "internal error: the descriptor of \(entry.name) (\(entry.descriptor)) is invalid or failed",
                     status: .internalError)
             }
-            if let status = try entry.handler() { return status }
+            if let status = try entry.handler() { return .status(status) }
         }
-        return nil
+        return .woken(xSocket: socket)
     }
 }
