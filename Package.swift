@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The programs use neither Swift concurrency nor regular expressions: without the implicit
+// imports they do not load libswift_Concurrency, libdispatch, libBlocksRuntime,
+// libswift_StringProcessing and libswift_RegexParser (less to map at start, less PSS).
+let lean: [SwiftSetting] = [
+    .unsafeFlags([
+        "-Xfrontend", "-disable-implicit-concurrency-module-import", "-Xfrontend", "-disable-implicit-string-processing-module-import",
+    ])
+]
+
 let package = Package(
     name: "slidegate",
     products: [
@@ -22,29 +31,32 @@ let package = Package(
         .systemLibrary(name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: the gate, layout, options. No C module.
-        .target(name: "SlidegateCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SlidegateCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
         // Cairo and Pango: paints a Scene.
-        .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"]),
+        .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"], swiftSettings: lean),
         // The guard<->UI protocol: framing and every message kind (documented at its top).
-        .target(name: "SlidegateProtocol", dependencies: ["SlidegateCore"]),
+        .target(name: "SlidegateProtocol", dependencies: ["SlidegateCore"], swiftSettings: lean),
         // Xlib and system pieces both processes use: the connection, the event loop, file
         // descriptors and protocol channels, signals, child processes, screen blanking.
         .target(
-            name: "SlidegateXlib", dependencies: ["SlidegateCore", "SlidegateProtocol", "CX11", "CXShim", "CXScreenSaver"]),
+            name: "SlidegateXlib", dependencies: ["SlidegateCore", "SlidegateProtocol", "CX11", "CXShim", "CXScreenSaver"],
+            swiftSettings: lean),
         // The lock-mode guard: grabs, cover, input, supervision of its children; Xlib only.
         .target(
-            name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CX11", "CXShim"]),
+            name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CX11", "CXShim"],
+            swiftSettings: lean),
         // What draws: windowed mode, and the lock-mode UI inside the guard's window.
         .target(
             name: "SlidegateUI",
             dependencies: [
                 "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics", "CPixbuf",
-            ]
+            ],
+            swiftSettings: lean
         ),
         // The guard is one static executable: nothing to load at start (it locks in a few
         // milliseconds) and nothing LD_PRELOAD can slip into it.
         .executableTarget(
-            name: "slidegate", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateGuard"],
+            name: "slidegate", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateGuard"], swiftSettings: lean,
             linkerSettings: [
                 .unsafeFlags(["-static-executable"]),
                 // Static libraries, each before the ones it uses.
@@ -54,12 +66,12 @@ let package = Package(
                 .linkedLibrary("bsd"), .linkedLibrary("md"),
             ]
         ),
-        .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"]),
+        .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean),
         // Checks answers with PAM, and PINs with libxcrypt, for the guard; the only program
         // that loads PAM modules. Also writes the PIN file (`slidegate --set-pin`).
         .executableTarget(
             name: "slidegate-auth",
-            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"]),
+            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"], swiftSettings: lean),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         .testTarget(
             name: "SlidegateRenderTests",

@@ -27,3 +27,15 @@ package struct Strings: Equatable, Sendable {
         Strings(all: all.map(translate))!
     }
 }
+
+extension String {
+    /// Whether `part` occurs in this string, byte for byte in UTF-8 (what the standard
+    /// library's `contains(_:)` for strings does, without the string-processing module).
+    package func includes(_ part: String) -> Bool {
+        let haystack = Array(utf8)
+        let needle = Array(part.utf8)
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}

@@ -25,7 +25,7 @@ package final class WallClock {
     /// format uses %I, %l or %r (en_US), else 24-hour.
     private static func localeTimeFormat(_ locale: locale_t?) -> String {
         guard let locale, let format = nl_langinfo_l(nl_item(T_FMT), locale).map({ String(cString: $0) }) else { return "%H:%M" }
-        return ["%I", "%l", "%r"].contains(where: format.contains) ? "%-I:%M %p" : "%H:%M"
+        return ["%I", "%l", "%r"].contains(where: format.includes) ? "%-I:%M %p" : "%H:%M"
     }
 
     /// The time and date lines for `time` (seconds since the epoch).
@@ -46,7 +46,7 @@ package final class WallClock {
 
     /// Whether a format shows seconds (then the text changes every second, else every minute).
     private var showsSeconds: Bool {
-        ["%S", "%T", "%r", "%s", "%c", "%X", "%+"].contains { timeFormat.contains($0) || dateFormat.contains($0) }
+        ["%S", "%T", "%r", "%s", "%c", "%X", "%+"].contains { timeFormat.includes($0) || dateFormat.includes($0) }
     }
 
     /// The wall-clock moment after `time` when the text next changes: the next whole minute

@@ -323,37 +323,42 @@ guard let account = getpwuid(getuid()) else {
     report("slidegate-auth: no user has uid \(getuid())")
     exit(1)
 }
-let user = String(cString: account.pointee.pw_name)
-let socket: GuardSocket
-do {
-    socket = try GuardSocket()
-} catch {
-    report("slidegate-auth: \(error)")
-    exit(1)
-}
-guard case .request(.hello(let version, _)) = socket.receive(), version == AuthProtocol.version else {
-    socket.fail("no hello, or another protocol")
-}
-socket.send(.hello(protocol: AuthProtocol.version, build: Options.version))
-var pinFile: String?
-while true {
-    switch socket.receive() {
-    case .request(.pinFile(let path)):
-        pinFile = path
-    case .pin:
-        let verdict = checkPin(socket.answer, against: pinFile)
-        socket.send(verdict)
-        if case .verdict(.granted, _) = verdict { exit(AuthProtocol.grantedStatus) }
-    case .request(.begin(let service, let tty)):
-        let verdict = authenticate(service: service, tty: tty, user: user, socket: socket)
-        socket.send(verdict)
-        if case .verdict(.granted, _) = verdict { exit(AuthProtocol.grantedStatus) }
-        if case .verdict(.grantedPasswordExpired, _) = verdict { exit(AuthProtocol.grantedStatus) }
-    case .request(.cancel):
-        continue
-    case .answer:
-        socket.answer.clear()
-    case .request(.hello):
-        socket.fail("a second hello")
+/// Answers the guard's requests until one is granted (then exits with
+/// `AuthProtocol.grantedStatus`) or the guard goes away.
+func serve(user: String) -> Never {
+    let socket: GuardSocket
+    do {
+        socket = try GuardSocket()
+    } catch {
+        report("slidegate-auth: \(error)")
+        exit(1)
+    }
+    guard case .request(.hello(let version, _)) = socket.receive(), version == AuthProtocol.version else {
+        socket.fail("no hello, or another protocol")
+    }
+    socket.send(.hello(protocol: AuthProtocol.version, build: Options.version))
+    var pinFile: String?
+    while true {
+        switch socket.receive() {
+        case .request(.pinFile(let path)):
+            pinFile = path
+        case .pin:
+            let verdict = checkPin(socket.answer, against: pinFile)
+            socket.send(verdict)
+            if case .verdict(.granted, _) = verdict { exit(AuthProtocol.grantedStatus) }
+        case .request(.begin(let service, let tty)):
+            let verdict = authenticate(service: service, tty: tty, user: user, socket: socket)
+            socket.send(verdict)
+            if case .verdict(.granted, _) = verdict { exit(AuthProtocol.grantedStatus) }
+            if case .verdict(.grantedPasswordExpired, _) = verdict { exit(AuthProtocol.grantedStatus) }
+        case .request(.cancel):
+            continue
+        case .answer:
+            socket.answer.clear()
+        case .request(.hello):
+            socket.fail("a second hello")
+        }
     }
 }
+
+serve(user: String(cString: account.pointee.pw_name))
