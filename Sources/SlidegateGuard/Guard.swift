@@ -91,6 +91,7 @@ package final class Guard {
     }
 
     private init(_ options: Options, _ launch: Launch, sleepLock: SleepLock?) throws(UserError) {
+        StartupTrace.mark("guard:options-read")
         self.options = options
         if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 {
             throw UserError(
@@ -119,6 +120,7 @@ package final class Guard {
             auth = nil
         }
         display = try XDisplay()
+        StartupTrace.mark("guard:connected")
         scale = options.scale ?? display.resourceScale()
         try options.checkSize(scale: scale)
         // A theme is checked before anything looks locked; its colour is the label's unless
@@ -136,9 +138,11 @@ package final class Guard {
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
         // that it is the guard's child.
         grabs = try InputGrabs(display: display)
+        StartupTrace.mark("guard:grabbed")
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
             message: options.message != nil, pinLength: pinLength, clock: options.showsClock, scale: scale)
+        StartupTrace.mark("guard:covered")
         blanking = Blanking(display)
         let now = monotonicNow()
         var settings = options.gateSettings
@@ -150,6 +154,7 @@ package final class Guard {
         if launch.fork { try forkOnceLocked() }
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         startUI()
+        StartupTrace.mark("guard:ui-started")
         shedStartupPages()
     }
 

@@ -116,13 +116,16 @@ package final class Runner {
     /// slider window — then draws into that window, following the guard's messages, until
     /// the guard closes its end.
     package static func runLockUI() -> ExitStatus {
+        StartupTrace.mark("ui:running")
         OutOfMemoryProtection.set(300)
         return run { () throws(UserError) in
             let signals = try SignalWatch()
             let link = try GuardLink(descriptor: 3)
             link.send(.hello(protocol: GuardProtocol.version, build: Options.version))
             let display = try XDisplay()
+            StartupTrace.mark("ui:connected")
             let fontMap = FontMap()
+            StartupTrace.mark("ui:fonts-loaded")
             var options = Options()
             options.idleLimit = testIdleLimit() ?? options.idleLimit
             var received: [GuardMessage] = []
@@ -176,6 +179,7 @@ package final class Runner {
                     }
                 }
             }
+            StartupTrace.mark("ui:has-windows")
             let loop = EventLoop(display: display, synthetic: .ignored)
             let stage = try GuardedWindow(display: display, window: Window(window!))
             // The picture before the slider: they appear together.
@@ -358,6 +362,7 @@ package final class Runner {
         if drawnUntold, shown != nil || blanking.isBlank, let guardLink {
             XSync(display.pointer, 0)
             guardLink.send(.drawn)
+            StartupTrace.mark("ui:first-frame")
             drawnUntold = false
         }
         if shedAfterFirstFrame && shown != nil {
