@@ -36,4 +36,18 @@ package final class Backdrop {
         cairo_paint(cr)
         cairo_restore(cr)
     }
+
+    /// Shows `layout` at (`x`, `y`) in the current source; over a picture, a dark copy
+    /// `offset` pixels lower goes first, so that light text stays legible on a light one.
+    package func show(_ layout: OpaquePointer, x: Double, y: Double, shadow offset: Double, _ cr: OpaquePointer) {
+        if image != nil {
+            cairo_save(cr)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.45)
+            cairo_move_to(cr, x, y + offset)
+            pango_cairo_show_layout(cr, layout)
+            cairo_restore(cr)
+        }
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, layout)
+    }
 }

@@ -54,8 +54,9 @@ package final class ClockRenderer {
         var ink = PangoRectangle()
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, &logical)
-        cairo_move_to(cr, area.x, (area.midY - Double(logical.height) / 2 - Double(logical.y)).rounded())
         pango_cairo_update_context(cr, context)
-        pango_cairo_show_layout(cr, layout)
+        backdrop.show(
+            layout, x: area.x, y: (area.midY - Double(logical.height) / 2 - Double(logical.y)).rounded(),
+            shadow: max(1, (Double(logical.height) * 0.025).rounded()), cr)
     }
 }

@@ -74,7 +74,7 @@ package final class NoticeRenderer {
     package func drawMessage(_ text: String, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
         backdrop.paint(cr)
-        try drawText(text, cr, in: Rect(x: 0, y: 0, width: width, height: height), lines: 1, centred: true)
+        try drawText(text, cr, in: Rect(x: 0, y: 0, width: width, height: height), lines: 1, centred: true, shadow: true)
         cairo_restore(cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the message") }
@@ -108,7 +108,10 @@ package final class NoticeRenderer {
         }
     }
 
-    private func drawText(_ text: String, _ cr: OpaquePointer, in area: Rect, lines: Int, centred: Bool) throws(RenderError) {
+    /// `shadow`: the text lies on the backdrop itself (the message line), not on a banner's box.
+    private func drawText(_ text: String, _ cr: OpaquePointer, in area: Rect, lines: Int, centred: Bool, shadow: Bool = false)
+        throws(RenderError)
+    {
         guard area.width >= 1, let layout = pango_layout_new(context) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_layout_set_text(layout, text, -1)
@@ -121,9 +124,14 @@ package final class NoticeRenderer {
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, &logical)
         cairo_set_source_rgba(cr, foreground.red, foreground.green, foreground.blue, foreground.alpha)
-        cairo_move_to(cr, area.x, (area.midY - Double(logical.height) / 2 - Double(logical.y)).rounded())
+        let y = (area.midY - Double(logical.height) / 2 - Double(logical.y)).rounded()
         pango_cairo_update_context(cr, context)
-        pango_cairo_show_layout(cr, layout)
+        if shadow {
+            backdrop.show(layout, x: area.x, y: y, shadow: max(1, (Double(logical.height) * 0.025).rounded()), cr)
+        } else {
+            cairo_move_to(cr, area.x, y)
+            pango_cairo_show_layout(cr, layout)
+        }
     }
 
 }
