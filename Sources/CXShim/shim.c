@@ -122,6 +122,8 @@ static unsigned long drop_clean_file_pages(int pagemap, unsigned long start, uns
     return dropped;
 }
 
+void sg_single_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
+
 int sg_shed_startup_pages(void) {
     malloc_trim(0);
     FILE *smaps = fopen("/proc/self/smaps", "re");

@@ -204,6 +204,12 @@ package func monotonicNow() -> Double {
 /// Once started, gives back the memory only start-up needed: freed heap, and the mappings
 /// of code and read-only data used while loading (they stay in the page cache and return
 /// without I/O if needed again). Called once the lock is up and once the first frame is.
+/// One malloc arena for the process: threads that libraries start (Pango starts one for
+/// fontconfig) allocate from the main one, so nothing stays behind in an arena of theirs.
+package func useOneMallocArena() {
+    sg_single_malloc_arena()
+}
+
 package func shedStartupPages() {
     _ = sg_shed_startup_pages()
 }

@@ -6,6 +6,7 @@ import SlidegateXlib
 // slidegate's drawing program. `slidegate` runs it: in windowed mode in its place (with
 // slidegate's options), and in lock mode as `slidegate-ui --lock-ui`, drawing inside the
 // guard's window with the settings and messages the guard sends on descriptor 3.
+useOneMallocArena()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--lock-ui"] {
     exit(Runner.runLockUI().code)

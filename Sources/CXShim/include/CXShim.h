@@ -37,6 +37,10 @@ int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout);
    the number of mappings it dropped pages of. */
 int sg_shed_startup_pages(void);
 
+/* One malloc arena for the whole process (mallopt M_ARENA_MAX 1): a helper thread's
+   arena (Pango's fontconfig start-up) would otherwise keep its pages for good. */
+void sg_single_malloc_arena(void);
+
 /* open(path, O_PATH | O_CLOEXEC): O_PATH needs _GNU_SOURCE. -1 with errno. */
 int sg_open_path(const char *path);
 
