@@ -73,3 +73,7 @@ package struct Size: Hashable, Sendable {
         self.height = height
     }
 }
+
+extension Rect {
+    package var size: Size { Size(width: width, height: height) }
+}

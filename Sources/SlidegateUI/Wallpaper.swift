@@ -61,7 +61,7 @@ final class Wallpaper {
         let now = display.monitors().map(\.rect)
         guard now != monitors, !failed else { return false }
         monitors = now
-        let sizes = Set(now.map { Size(width: $0.width, height: $0.height) })
+        let sizes = Set(now.map(\.size))
         for (size, pixmap) in pixmaps where !sizes.contains(size) {
             XFreePixmap(display.pointer, pixmap)
             pixmaps[size] = nil
@@ -84,13 +84,19 @@ final class Wallpaper {
 
     /// Copies the picture onto the part of the cover in `area` (cover coordinates).
     func expose(_ area: Rect) {
+        copy(area, into: cover, origin: (0, 0))
+    }
+
+    /// Copies the picture in `area` (cover coordinates) into `drawable`, the cover's point
+    /// `origin` at the drawable's (0, 0).
+    private func copy(_ area: Rect, into drawable: Drawable, origin: (x: Double, y: Double)) {
         for monitor in monitors {
-            guard let pixmap = pixmaps[Size(width: monitor.width, height: monitor.height)] else { continue }
+            guard let pixmap = pixmaps[monitor.size] else { continue }
             let part = monitor.intersection(area)
             guard part.width > 0, part.height > 0 else { continue }
             XCopyArea(
-                display.pointer, pixmap, cover, gc, Int32(part.x - monitor.x), Int32(part.y - monitor.y), UInt32(part.width),
-                UInt32(part.height), Int32(part.x), Int32(part.y))
+                display.pointer, pixmap, drawable, gc, Int32(part.x - monitor.x), Int32(part.y - monitor.y), UInt32(part.width),
+                UInt32(part.height), Int32(part.x - origin.x), Int32(part.y - origin.y))
         }
     }
 
@@ -109,14 +115,7 @@ final class Wallpaper {
         let patch = XCreatePixmap(dpy, cover, width, height, UInt32(depth))
         defer { XFreePixmap(dpy, patch) }
         XFillRectangle(dpy, patch, gc, 0, 0, width, height)
-        for monitor in monitors {
-            guard let pixmap = pixmaps[Size(width: monitor.width, height: monitor.height)] else { continue }
-            let part = monitor.intersection(area)
-            guard part.width > 0, part.height > 0 else { continue }
-            XCopyArea(
-                dpy, pixmap, patch, gc, Int32(part.x - monitor.x), Int32(part.y - monitor.y), UInt32(part.width), UInt32(part.height),
-                Int32(part.x - area.x), Int32(part.y - area.y))
-        }
+        copy(area, into: patch, origin: (area.x, area.y))
         guard let image = XGetImage(dpy, patch, 0, 0, width, height, UInt.max, ZPixmap) else { return nil }
         defer { sg_image_destroy(image) }
         guard let surface = Self.surface(copying: image.pointee) else { return nil }
