@@ -216,8 +216,8 @@ package final class Guard {
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
     private func pass() -> EventLoop.Turn {
         let now = monotonicNow()
+        if pendingMotion != nil && now >= lastMotion + 1 / Double(fps), let status = flushMotion() { return .exit(status) }
         let motionDue = lastMotion + 1 / Double(fps)
-        if pendingMotion != nil && now >= motionDue, let status = flushMotion() { return .exit(status) }
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
         syncEntry(wasOpen: wasOpen)
@@ -225,7 +225,10 @@ package final class Guard {
             if let failed = auth.check(at: now), let status = input(failed, at: now) { return .exit(status) }
             watchAuth()
         }
-        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline, pendingMotion == nil ? nil : motionDue]
+        // Once motion went out, the socket rests until the next may: the motion events of
+        // that frame interval are read together, and the newest goes.
+        let resting = now < motionDue
+        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline, pendingMotion != nil || resting ? motionDue : nil]
         if !grabs.held {
             grabs.regrab(at: now)
             if !grabs.held { deadlines.append(now + 0.02) }
@@ -248,7 +251,7 @@ package final class Guard {
             if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(fps)) }
         }
         deadlines += [nextPing, ui?.answerDue, fallbackAt]
-        return .wait(until: deadlines.compactMap { $0 }.min())
+        return .wait(until: deadlines.compactMap { $0 }.min(), readingXAfter: resting ? motionDue : nil)
     }
 
     private func dispatch(_ event: inout XEvent) -> ExitStatus? {
@@ -281,7 +284,7 @@ package final class Guard {
             // Until the server confirms MouseKeys off, the pointer may be the keypad.
             return nil
         case MotionNotify:
-            // A hint: where the pointer is is asked when the motion goes to the gate.
+            // The newest goes to the gate at the next frame interval.
             pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
             && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
@@ -337,12 +340,9 @@ package final class Guard {
 
     /// Hands the newest motion to the gate and the UI: at most one message per frame interval.
     private func flushMotion() -> ExitStatus? {
-        guard var m = pendingMotion else { return nil }
+        guard let m = pendingMotion else { return nil }
         pendingMotion = nil
-        let now = monotonicNow()
-        lastMotion = now
-        // Asking also re-arms the hint: the server sends the next one after this.
-        if let p = display.pointerPosition() { m = (p.x - cover.slider.x, p.y - cover.slider.y, now) }
+        lastMotion = monotonicNow()
         return input(.motion(x: m.x, y: m.y), at: m.at)
     }
 

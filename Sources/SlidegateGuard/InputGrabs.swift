@@ -31,10 +31,10 @@ final class InputGrabs {
     /// After this long without the grabs, a small "locking…" notice shows that something
     /// is happening (it covers nothing and does not look locked).
     static let noticeDelay = 0.25
-    /// Motion as hints: one MotionNotify, then none until the guard asks where the pointer
-    /// is, which it does at most once a frame, so a 1000 Hz mouse does not wake it 1000
-    /// times a second.
-    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask | PointerMotionHintMask
+    /// Every motion event, each with where the pointer went: the guard reads them once a
+    /// frame while the pointer moves (the socket rests in between), so a 1000 Hz mouse
+    /// neither wakes it 1000 times a second nor costs a round trip to ask where it is.
+    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
 
     /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
     /// keeps one), then the other masters and MouseKeys.

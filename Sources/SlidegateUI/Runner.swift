@@ -35,8 +35,11 @@ package final class Runner {
     private var changed = true
     /// When the next animation frame is due.
     private var frameDue: Double?
-    /// When a frame was last painted: input repaints at most `--fps` times a second.
-    private var lastPaint = -Double.infinity
+    /// When input may next repaint: one frame interval after the last such time, or after
+    /// a quarter interval less than that if frames were not coming (so at most `--fps`
+    /// frames a second, however fast the pointer). The guard sends motion once a frame; the
+    /// quarter lets its message paint when it comes, though delivery jitters a little.
+    private var nextPaint = -Double.infinity
     private var command: ChildProcess?
     private var shedAfterFirstFrame = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
@@ -334,15 +337,15 @@ package final class Runner {
             let frame = 1 / Double(options.fps)
             // A pointer at 1000 Hz must not mean 1000 frames a second: a change waits for the
             // frame interval since the last paint, and then the newest state is painted.
-            let inputWaits = changed && now < lastPaint + frame
+            let inputWaits = changed && now < nextPaint
             if (changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true {
                 try paint(at: now)
-                lastPaint = now
+                nextPaint = max(nextPaint, now - frame / 4) + frame
                 changed = inputWaits
             }
             deadline = gate.nextDeadline(after: now)
             frameDue = deadline
-            if changed { deadline = min(deadline ?? .infinity, lastPaint + frame) }
+            if changed { deadline = min(deadline ?? .infinity, nextPaint) }
             // The clock after the slider: the first frame does not wait for it.
             if let clock = clockPanel, clock.due { try clock.paint() }
             // Before a long wait (or the clock's next minute), ask whether DPMS turned the

@@ -21,8 +21,11 @@ package final class EventLoop {
 
     /// What the owner says after each pass.
     package enum Turn {
-        /// Wait for input, a handler's descriptor, or the deadline (nil: no limit).
-        case wait(until: Double?)
+        /// Wait for input, a handler's descriptor, or the deadline (nil: no limit). Before
+        /// `readingXAfter` the X socket is not read: what the server sends meanwhile waits
+        /// there and is read at that time in one go (the guard takes a fast pointer's motion
+        /// once a frame this way, without a wake-up per motion event). A hang-up still wakes.
+        case wait(until: Double?, readingXAfter: Double? = nil)
         case exit(ExitStatus)
     }
 
@@ -81,14 +84,15 @@ package final class EventLoop {
             }
             display.reportErrors()
             let deadline: Double?
+            let readingX: Double?
             switch try pass() {
             case .exit(let status): return status
-            case .wait(let until): deadline = until
+            case .wait(let until, let after): (deadline, readingX) = (until, after)
             }
             XFlush(dpy)
             readable = false
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
-            switch try wait(until: deadline) {
+            switch try wait(until: deadline, readingXAfter: readingX) {
             case .status(let status): return status
             case .woken(let socket): readable = socket
             }
@@ -101,11 +105,14 @@ package final class EventLoop {
         case woken(xSocket: Bool)
     }
 
-    private func wait(until deadline: Double?) throws(UserError) -> Waited {
+    private func wait(until deadline: Double?, readingXAfter: Double?) throws(UserError) -> Waited {
+        let now = monotonicNow()
+        let resting = readingXAfter.map { $0 > now } ?? false
         polled.removeAll(keepingCapacity: true)
-        polled.append(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0))
+        polled.append(pollfd(fd: display.fileDescriptor, events: resting ? 0 : Int16(POLLIN), revents: 0))
         for entry in watched { polled.append(pollfd(fd: entry.descriptor, events: Int16(POLLIN), revents: 0)) }
-        let timeout = deadline.map { max(0, $0 - monotonicNow()) } ?? -1
+        let wakeAt = resting ? min(deadline ?? .infinity, readingXAfter ?? .infinity) : deadline
+        let timeout = wakeAt.map { max(0, $0 - now) } ?? -1
         if sg_ppoll(&polled, UInt(polled.count), timeout) < 0 {
             if errno == EINTR { return .woken(xSocket: true) }
             throw UserError("waiting for events failed: \(String(cString: strerror(errno)))", status: .internalError)
@@ -113,7 +120,8 @@ package final class EventLoop {
         if polled[0].revents & Int16(POLLNVAL | POLLERR) != 0 {
             throw UserError("internal error: the X connection's descriptor failed", status: .internalError)
         }
-        let socket = polled[0].revents != 0
+        // After a rest the socket is read whatever ppoll said of it.
+        let socket = resting || polled[0].revents != 0
         // Handlers may watch and unwatch; go by a copy of the list that was polled.
         let entries = watched
         for i in entries.indices where polled[i + 1].revents != 0 {

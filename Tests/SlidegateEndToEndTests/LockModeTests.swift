@@ -78,6 +78,35 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
+    /// A 1000 Hz pointer for one second: the guard takes its motion once a frame (about 60
+    /// wake-ups, not 1000 or a round trip each), the UI draws at most 60 frames, and the
+    /// thumb goes where the pointer went last.
+    @Test func aFastPointerWakesTheGuardAndTheUIOnceAFrame() throws {
+        let gate = try lock()
+        let ui = try #require(children(of: gate.pid).first)
+        client.move(140, 140)
+        client.button(true)
+        let guardBefore = try #require(contextSwitches(of: gate.pid))
+        let uiBefore = try #require(contextSwitches(of: ui))
+        let start = now()
+        for i in 0..<1000 {
+            let step = i % 400
+            client.move(160 + (step < 200 ? step : 400 - step), 140)
+            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
+        }
+        let elapsed = now() - start
+        let guardWoke = try #require(contextSwitches(of: gate.pid)) - guardBefore
+        let uiWoke = try #require(contextSwitches(of: ui)) - uiBefore
+        #expect(Double(guardWoke) < 90 * elapsed, "the guard woke \(guardWoke) times in \(elapsed) s")
+        #expect(Double(uiWoke) < 90 * elapsed, "the UI woke \(uiWoke) times in \(elapsed) s")
+        // One more move, past everywhere the stream went: the newest motion is not lost.
+        client.move(400, 140)
+        #expect(eventually(within: 1) { thumbShown(at: 0.5) && !thumbShown(at: 0) })
+        client.button(false)
+        #expect(eventually(within: 1) { thumbShown(at: 0) }, "released, it springs back")
+        #expect(gate.isRunning)
+    }
+
     @Test func keysDoNotUnlock() throws {
         let gate = try lock()
         for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }
