@@ -229,9 +229,9 @@ package final class Guard {
         // that frame interval are read together, and the newest goes.
         let resting = now < motionDue
         var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline, pendingMotion != nil || resting ? motionDue : nil]
-        if !grabs.held {
+        if !grabs.complete {
             grabs.regrab(at: now)
-            if !grabs.held { deadlines.append(now + 0.02) }
+            if !grabs.complete { deadlines.append(now + 0.02) }
         }
         if let at = uiRestartAt, now >= at { startUI() }
         if let running = ui {

@@ -25,6 +25,10 @@ final class InputGrabs {
     private(set) var pointerHeld = false
     /// When a lost grab was last reported, to say it once a second.
     private var lastLossReport = -Double.infinity
+    /// Whether a master device other than the core pair could not be grabbed (another client
+    /// held it at that moment): the guard keeps trying, as for the core grabs.
+    private(set) var mastersMissing = false
+    private var lastMastersReport = -Double.infinity
 
     /// How long to keep trying when another client holds a grab.
     static let grabPatience = 1.0
@@ -142,6 +146,7 @@ final class InputGrabs {
         guard let devices = XIQueryDevice(dpy, XIAllMasterDevices, &count) else { return }
         defer { XIFreeDeviceInfo(devices) }
         var present: Set<Int32> = []
+        var missed: [String] = []
         for i in 0..<Int(count) {
             let device = devices[i]
             present.insert(device.deviceid)
@@ -160,10 +165,15 @@ final class InputGrabs {
             if result == GrabSuccess {
                 grabbedMasters.insert(device.deviceid)
             } else {
-                report("critical: cannot grab input device \(device.deviceid) (\(Self.grabResultName(result))); it may reach other clients")
+                missed.append("device \(device.deviceid) (\(Self.grabResultName(result)))")
             }
         }
         grabbedMasters.formIntersection(present)
+        mastersMissing = !missed.isEmpty
+        let now = monotonicNow()
+        guard mastersMissing, now - lastMastersReport >= 1 else { return }
+        lastMastersReport = now
+        report("critical: cannot grab input \(missed.joined(separator: ", ")); it may reach other clients; retrying")
     }
 
     private func turnMouseKeysOff() {
@@ -209,9 +219,15 @@ final class InputGrabs {
     /// Whether both core grabs are held.
     var held: Bool { keyboardHeld && pointerHeld }
 
-    /// Takes the grabs again after another client or the server broke one. While one is
-    /// missing the guard calls this on every pass; it says so loudly, once a second.
+    /// Whether every grab is held: the core pair and every other master device.
+    var complete: Bool { held && !mastersMissing }
+
+    /// Takes the grabs again after another client or the server broke one, or kept a new
+    /// master device from the guard. While one is missing the guard calls this on every
+    /// pass; it says so loudly, once a second.
     func regrab(at now: Double) {
+        if mastersMissing { grabOtherMasters() }
+        guard !held else { return }
         keyboardHeld = grabKeyboard() == GrabSuccess
         pointerHeld = grabPointer() == GrabSuccess
         guard !held, now - lastLossReport >= 1 else { return }

@@ -247,6 +247,23 @@ import Testing
         #expect(client.canGrabDevice(late.pointer) && client.canGrabDevice(late.keyboard), "released on unlock")
     }
 
+    /// A master device that appears while locked and that another client grabs first (it
+    /// holds the server meanwhile, so it wins the race): the guard says so and keeps trying,
+    /// and takes the device the moment the other client lets go.
+    @Test func aNewMasterDeviceHeldByAnotherClientIsTakenOnceLetGo() throws {
+        let gate = try lock()
+        XGrabServer(client.display)
+        let contested = try #require(client.addMaster("contested"))
+        #expect(client.grabDevice(contested.pointer))
+        XUngrabServer(client.display)
+        XSync(client.display, 0)
+        #expect(eventually { gate.standardError.contains("cannot grab input device \(contested.pointer) (AlreadyGrabbed)") })
+        #expect(!client.canGrabDevice(contested.keyboard), "its keyboard was free: the guard has it")
+        client.releaseDevice(contested.pointer)
+        #expect(eventually { !client.canGrabDevice(contested.pointer) }, "the guard takes the pointer once it is let go")
+        unlock(gate)
+    }
+
     /// What XInput 2 raw-event listeners still see while locked (the README's threat model
     /// says so): raw key presses. X11 delivers raw events to every client that asks, grabs
     /// or not; no locker can stop that.

@@ -515,14 +515,25 @@ final class Client {
 
     /// Tries to grab an XInput 2 device; releases it at once if it got it.
     func canGrabDevice(_ id: Int32) -> Bool {
+        let got = grabDevice(id)
+        if got { releaseDevice(id) }
+        return got
+    }
+
+    /// Grabs an XInput 2 device and keeps it; whether that worked.
+    func grabDevice(_ id: Int32) -> Bool {
         var bits: [UInt8] = [0, 0, 0, 0]
         let result = bits.withUnsafeMutableBufferPointer { buffer in
             var mask = XIEventMask(deviceid: id, mask_len: 4, mask: buffer.baseAddress)
             return XIGrabDevice(display, id, root, 0, 0, XIGrabModeAsync, XIGrabModeAsync, 0, &mask)
         }
-        if result == GrabSuccess { XIUngrabDevice(display, id, 0) }
         XSync(display, 0)
         return result == GrabSuccess
+    }
+
+    func releaseDevice(_ id: Int32) {
+        XIUngrabDevice(display, id, 0)
+        XSync(display, 0)
     }
 
     /// Listens for raw key presses from every master, as a key logger would.
