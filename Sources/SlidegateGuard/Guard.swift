@@ -463,6 +463,8 @@ package final class Guard {
                 return
             }
             if messages.contains(.drawn) {
+                // The UI's start (settings, windows, the handshake) is behind the guard too.
+                if fallbackAt != nil { shedStartupPages() }
                 fallbackAt = nil
                 fallback = nil
             }

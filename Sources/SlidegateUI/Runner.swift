@@ -41,7 +41,11 @@ package final class Runner {
     /// quarter lets its message paint when it comes, though delivery jitters a little.
     private var nextPaint = -Double.infinity
     private var command: ChildProcess?
+    /// Whether start-up's pages are still to be given back: right after the first frame, and
+    /// again at the first long wait after it (the shimmer's first pause), when the
+    /// animation's own code has run once and what only its first frames touched can go.
     private var shedAfterFirstFrame = true
+    private var shedAtFirstRest = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
     private let auth: AuthSession?
     /// What was typed, for a prompt whose answer may be shown.
@@ -370,6 +374,9 @@ package final class Runner {
         }
         if shedAfterFirstFrame && shown != nil {
             shedAfterFirstFrame = false
+            shedStartupPages()
+        } else if shedAtFirstRest && shown != nil && deadline.map({ $0 - now > 0.5 }) ?? true {
+            shedAtFirstRest = false
             shedStartupPages()
         }
         return .wait(until: deadline)

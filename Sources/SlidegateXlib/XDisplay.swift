@@ -201,15 +201,16 @@ package func monotonicNow() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Once started, gives back the memory only start-up needed: freed heap, and the mappings
-/// of code and read-only data used while loading (they stay in the page cache and return
-/// without I/O if needed again). Called once the lock is up and once the first frame is.
 /// One malloc arena for the process: threads that libraries start (Pango starts one for
 /// fontconfig) allocate from the main one, so nothing stays behind in an arena of theirs.
 package func useOneMallocArena() {
     sg_single_malloc_arena()
 }
 
+/// Gives back the memory only start-up needed: freed heap, and the pages of code and data
+/// that are still the files' own (they stay in the page cache and return without I/O if
+/// needed again). The guard calls it once the lock is up and again once the UI has drawn;
+/// the UI after its first frame and again at its first long wait.
 package func shedStartupPages() {
     _ = sg_shed_startup_pages()
 }
