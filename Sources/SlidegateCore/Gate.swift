@@ -455,12 +455,14 @@ package struct Gate: Sendable {
     package func nextDeadline(after now: Double) -> Double? {
         guard exitStatus == nil else { return nil }
         let (slide, verification) = settled(at: now)
-        var next = [
-            presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now),
-            banners.nextChange(after: now, fps: settings.fps), idleDeadline, wheelsChange(after: now), countdownTick(after: now),
-        ]
-        if !verification.isVerifying { next.append(deadline) }
-        if case .refused(let until) = verification.state { next.append(until) }
-        return next.compactMap { $0 }.min()
+        var next = Earliest()
+        next.consider(presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now))
+        next.consider(banners.nextChange(after: now, fps: settings.fps))
+        next.consider(idleDeadline)
+        next.consider(wheelsChange(after: now))
+        next.consider(countdownTick(after: now))
+        if !verification.isVerifying { next.consider(deadline) }
+        if case .refused(let until) = verification.state { next.consider(until) }
+        return next.time
     }
 }

@@ -228,10 +228,14 @@ package final class Guard {
         // Once motion went out, the socket rests until the next may: the motion events of
         // that frame interval are read together, and the newest goes.
         let resting = now < motionDue
-        var deadlines = [gate.nextActionDeadline, uiRestartAt, auth?.answerDeadline, pendingMotion != nil || resting ? motionDue : nil]
+        var deadline = Earliest()
+        deadline.consider(gate.nextActionDeadline)
+        deadline.consider(uiRestartAt)
+        deadline.consider(auth?.answerDeadline)
+        if pendingMotion != nil || resting { deadline.consider(motionDue) }
         if !grabs.complete {
             grabs.regrab(at: now)
-            if !grabs.complete { deadlines.append(now + 0.02) }
+            if !grabs.complete { deadline.consider(now + 0.02) }
         }
         if let at = uiRestartAt, now >= at { startUI() }
         if let running = ui {
@@ -248,10 +252,12 @@ package final class Guard {
         }
         if let fallback {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
-            if case .springing = gate.slide.phase { deadlines.append(now + 1 / Double(fps)) }
+            if case .springing = gate.slide.phase { deadline.consider(now + 1 / Double(fps)) }
         }
-        deadlines += [nextPing, ui?.answerDue, fallbackAt]
-        return .wait(until: deadlines.compactMap { $0 }.min(), readingXAfter: resting ? motionDue : nil)
+        deadline.consider(nextPing)
+        deadline.consider(ui?.answerDue)
+        deadline.consider(fallbackAt)
+        return .wait(until: deadline.time, readingXAfter: resting ? motionDue : nil)
     }
 
     private func dispatch(_ event: inout XEvent) -> ExitStatus? {
@@ -456,19 +462,19 @@ package final class Guard {
     private func readUI() {
         guard let running = ui else { return }
         do {
-            guard let messages = try running.receive() else {
+            guard let received = try running.receive() else {
                 // It is ending, or will be made to: either way, say how it ended.
                 running.process.stop()
                 uiEnded(running, because: "ended (\(running.process.exit.map(UIProcess.describe) ?? "closed its socket"))")
                 return
             }
-            if messages.contains(.drawn) {
+            if received.drawn {
                 // The UI's start (settings, windows, the handshake) is behind the guard too.
                 if fallbackAt != nil { shedStartupPages() }
                 fallbackAt = nil
                 fallback = nil
             }
-            if messages.contains(where: { if case .pong = $0 { true } else { false } }), nextPing == nil {
+            if received.answered, nextPing == nil {
                 let now = monotonicNow()
                 if !blanking.isBlank && gate.animates(at: now) { nextPing = now + Self.pingInterval }
             }

@@ -226,6 +226,12 @@ final class LockCover {
     /// Undoes what another client did to the cover or the windows inside it, if `event` says
     /// it did anything. Returns `.destroyed` when they must be made anew.
     func restore(after event: inout XEvent) -> Change? {
+        // Input, the bulk of what comes, is none of this: nothing is built for it.
+        switch event.type {
+        case DestroyNotify, UnmapNotify, ReparentNotify, CreateNotify, ConfigureNotify: break
+        case let type where shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false: break
+        default: return nil
+        }
         let dpy = display.pointer
         let inner = self.inner
         let innerWindows = inner.map(\.window)

@@ -34,30 +34,38 @@ final class UIProcess {
     /// Sends a message; false when the UI must be replaced (it stopped taking them).
     func send(_ message: GuardMessage) -> Bool {
         do {
-            try channel.send(message.frame)
+            try channel.send(message)
         } catch {
             return false
         }
         return channel.keepsUp
     }
 
+    /// What one read brought from the UI.
+    struct Received {
+        /// The UI has drawn a whole frame.
+        var drawn = false
+        /// It answered a ping.
+        var answered = false
+    }
+
     /// What the UI said; nil once it closed its end. Throws on a malformed message.
-    func receive() throws(ProtocolError) -> [UIMessage]? {
-        guard let bodies = try channel.receive() else { return nil }
-        var messages: [UIMessage] = []
-        for body in bodies {
-            let message = try UIMessage(body: body)
-            switch message {
+    func receive() throws(ProtocolError) -> Received? {
+        var received = Received()
+        let open = try channel.receive { (body) throws(ProtocolError) in
+            switch try UIMessage(body: body) {
             case .hello(let version, let build) where version != GuardProtocol.version:
                 throw ProtocolError("the UI speaks protocol \(version) (build \(build)), the guard \(GuardProtocol.version)")
             case .hello: break
-            case .drawn: drawn = true
-            case .pong(let answered) where answered == unanswered?.sequence: unanswered = nil
-            case .pong: break
+            case .drawn:
+                drawn = true
+                received.drawn = true
+            case .pong(let answered):
+                if answered == unanswered?.sequence { unanswered = nil }
+                received.answered = true
             }
-            messages.append(message)
         }
-        return messages
+        return open ? received : nil
     }
 
     /// Pings the UI, unless a ping is still unanswered; false when the UI must be replaced.

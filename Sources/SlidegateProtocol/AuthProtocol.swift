@@ -41,26 +41,26 @@ package enum AuthProtocol {
     package static let pinKind: UInt8 = 6
 }
 
-package enum AuthRequest: Equatable, Sendable {
+package enum AuthRequest: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case begin(service: String, tty: String)
     case cancel
     case pinFile(String)
 
-    package var frame: [UInt8] {
-        var w = FrameWriter()
-        switch self {
-        case .hello(let version, let build): w.hello(version, build)
-        case .begin(let service, let tty):
-            w.u8(2)
-            w.string(service)
-            w.string(tty)
-        case .cancel: w.u8(4)
-        case .pinFile(let path):
-            w.u8(5)
-            w.string(path)
+    package func appendFrame(to buffer: inout [UInt8]) {
+        FrameWriter.append(to: &buffer) { w in
+            switch self {
+            case .hello(let version, let build): w.hello(version, build)
+            case .begin(let service, let tty):
+                w.u8(2)
+                w.string(service)
+                w.string(tty)
+            case .cancel: w.u8(4)
+            case .pinFile(let path):
+                w.u8(5)
+                w.string(path)
+            }
         }
-        return w.framed
     }
 
     /// Reads a request's body; an `answer` (which is read apart, into locked memory) is not one.
@@ -81,30 +81,30 @@ package enum AuthOutcome: UInt8, Equatable, Sendable {
     case refused = 0, granted = 1, cancelled = 2, grantedPasswordExpired = 3
 }
 
-package enum AuthReply: Equatable, Sendable {
+package enum AuthReply: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case prompt(echo: Bool, text: String)
     case notice(error: Bool, text: String)
     case verdict(AuthOutcome, message: String?)
 
-    package var frame: [UInt8] {
-        var w = FrameWriter()
-        switch self {
-        case .hello(let version, let build): w.hello(version, build)
-        case .prompt(let echo, let text):
-            w.u8(5)
-            w.u8(echo ? 1 : 0)
-            w.string(text)
-        case .notice(let error, let text):
-            w.u8(6)
-            w.u8(error ? 2 : 0)
-            w.string(text)
-        case .verdict(let outcome, let message):
-            w.u8(7)
-            w.u8(outcome.rawValue)
-            w.optional(message) { $0.string($1) }
+    package func appendFrame(to buffer: inout [UInt8]) {
+        FrameWriter.append(to: &buffer) { w in
+            switch self {
+            case .hello(let version, let build): w.hello(version, build)
+            case .prompt(let echo, let text):
+                w.u8(5)
+                w.u8(echo ? 1 : 0)
+                w.string(text)
+            case .notice(let error, let text):
+                w.u8(6)
+                w.u8(error ? 2 : 0)
+                w.string(text)
+            case .verdict(let outcome, let message):
+                w.u8(7)
+                w.u8(outcome.rawValue)
+                w.optional(message) { $0.string($1) }
+            }
         }
-        return w.framed
     }
 
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {

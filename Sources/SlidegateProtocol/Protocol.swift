@@ -133,7 +133,7 @@ package struct UISettings: Equatable, Sendable {
 }
 
 /// What the guard tells the UI.
-package enum GuardMessage: Equatable, Sendable {
+package enum GuardMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
     case windows(cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64)
@@ -146,7 +146,7 @@ package enum GuardMessage: Equatable, Sendable {
 }
 
 /// What the UI tells the guard.
-package enum UIMessage: Equatable, Sendable {
+package enum UIMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case drawn
     case pong(UInt32)
@@ -162,128 +162,132 @@ package struct ProtocolError: Error, Equatable, CustomStringConvertible {
 }
 
 extension GuardMessage {
-    /// The whole frame, length first.
-    package var frame: [UInt8] {
-        var w = FrameWriter()
-        switch self {
-        case .hello(let version, let build):
-            w.hello(version, build)
-        case .settings(let s):
-            w.u8(2)
-            w.string(s.text)
-            w.color(s.background)
-            w.color(s.foreground)
-            w.u32(UInt32(clamping: s.fps))
-            w.u8(s.unlockCommand == nil ? 0 : 1)
-            if let command = s.unlockCommand { w.string(command) }
-            w.u8(Self.authTags[s.auth]!)
-            w.u32(UInt32(clamping: s.pinLength))
-            w.optional(s.message) { $0.string($1) }
-            w.u8(s.countdown ? 1 : 0)
-            w.optional(s.deadline) { $0.f64($1) }
-            w.u8(s.reduceMotion ? 1 : 0)
-            w.u8(s.rightToLeft ? 1 : 0)
-            w.optional(s.clockFormat) { $0.string($1) }
-            w.optional(s.dateFormat) { $0.string($1) }
-            w.u32(UInt32(s.strings.all.count))
-            s.strings.all.forEach { w.string($0) }
-            w.optional(s.theme) { $0.string($1) }
-            w.f64(s.scale)
-            w.optional(s.image) { $0.string($1) }
-            w.u8(UInt8(ImageMode.allCases.firstIndex(of: s.imageMode)!))
-        case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
-            w.u8(3)
-            w.u64(cover)
-            w.u64(slider)
-            w.u64(banner)
-            w.u64(message)
-            w.u64(wheels)
-            w.u64(clock)
-        case .layout(let width, let height, let wheels):
-            w.u8(4)
-            w.u32(UInt32(clamping: width))
-            w.u32(UInt32(clamping: height))
-            w.optional(wheels) { w, r in [r.x, r.y, r.width, r.height].forEach { w.f64($0) } }
-        case .state(let snapshot):
-            w.u8(5)
-            switch snapshot.slide {
-            case .resting(let since): w.tagged(0, since, 0)
-            case .dragging(let offset, let value): w.tagged(1, offset, value)
-            case .springing(let from, let start): w.tagged(2, from, start)
-            case .atEnd: w.tagged(3, 0, 0)
+    package func appendFrame(to buffer: inout [UInt8]) {
+        FrameWriter.append(to: &buffer) { w in
+            switch self {
+            case .hello(let version, let build):
+                w.hello(version, build)
+            case .settings(let s):
+                w.u8(2)
+                w.string(s.text)
+                w.color(s.background)
+                w.color(s.foreground)
+                w.u32(UInt32(clamping: s.fps))
+                w.u8(s.unlockCommand == nil ? 0 : 1)
+                if let command = s.unlockCommand { w.string(command) }
+                w.u8(Self.authTags[s.auth]!)
+                w.u32(UInt32(clamping: s.pinLength))
+                w.optional(s.message) { $0.string($1) }
+                w.u8(s.countdown ? 1 : 0)
+                w.optional(s.deadline) { $0.f64($1) }
+                w.u8(s.reduceMotion ? 1 : 0)
+                w.u8(s.rightToLeft ? 1 : 0)
+                w.optional(s.clockFormat) { $0.string($1) }
+                w.optional(s.dateFormat) { $0.string($1) }
+                w.u32(UInt32(s.strings.all.count))
+                s.strings.all.forEach { w.string($0) }
+                w.optional(s.theme) { $0.string($1) }
+                w.f64(s.scale)
+                w.optional(s.image) { $0.string($1) }
+                w.u8(UInt8(ImageMode.allCases.firstIndex(of: s.imageMode)!))
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
+                w.u8(3)
+                w.u64(cover)
+                w.u64(slider)
+                w.u64(banner)
+                w.u64(message)
+                w.u64(wheels)
+                w.u64(clock)
+            case .layout(let width, let height, let wheels):
+                w.u8(4)
+                w.u32(UInt32(clamping: width))
+                w.u32(UInt32(clamping: height))
+                w.optional(wheels) { w, r in
+                    w.f64(r.x)
+                    w.f64(r.y)
+                    w.f64(r.width)
+                    w.f64(r.height)
+                }
+            case .state(let snapshot):
+                w.u8(5)
+                switch snapshot.slide {
+                case .resting(let since): w.tagged(0, since, 0)
+                case .dragging(let offset, let value): w.tagged(1, offset, value)
+                case .springing(let from, let start): w.tagged(2, from, start)
+                case .atEnd: w.tagged(3, 0, 0)
+                }
+                switch snapshot.verification {
+                case .idle: w.tagged(0, 0)
+                case .verifying: w.tagged(1, 0)
+                case .refused(let until): w.tagged(2, until)
+                case .granted: w.tagged(3, 0)
+                }
+                w.entry(snapshot.entry)
+                w.u32(UInt32(snapshot.limiter.failures))
+                w.optional(snapshot.limiter.blockedUntil) { $0.f64($1) }
+                w.optional(snapshot.banners.showing) { w, showing in
+                    w.banner(showing.banner)
+                    w.f64(showing.start)
+                    w.optional(showing.leaving) { $0.f64($1) }
+                }
+                w.u32(UInt32(snapshot.banners.waiting.count))
+                snapshot.banners.waiting.forEach { w.banner($0) }
+                w.u8(snapshot.capsLock ? 1 : 0)
+                w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
+                w.u32(UInt32(snapshot.pinLimiter.failures))
+                w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
+                w.u8(snapshot.checkingPin ? 1 : 0)
+            case .input(.pinVerdict(let granted, let message), let time):
+                w.u8(13)
+                w.f64(time)
+                w.u8(granted ? 1 : 0)
+                w.optional(message) { $0.string($1) }
+            case .input(.scramble(let digits), let time):
+                w.u8(14)
+                w.f64(time)
+                w.u32(UInt32(digits.count))
+                digits.forEach { w.u8(UInt8(clamping: $0)) }
+            case .input(.authPrompt(let prompt), let time):
+                w.u8(9)
+                w.f64(time)
+                w.string(prompt.text)
+                w.u8(prompt.echo ? 1 : 0)
+            case .input(.authMessage(let kind, let text), let time):
+                w.u8(10)
+                w.f64(time)
+                w.u8(UInt8(kind.rawValue))
+                w.string(text)
+            case .input(.authVerdict(let granted, let message), let time):
+                w.u8(11)
+                w.f64(time)
+                w.u8(granted ? 1 : 0)
+                w.optional(message) { $0.string($1) }
+            case .input(let input, let time):
+                w.u8(6)
+                w.f64(time)
+                switch input {
+                case .press(let x, let y): w.tagged(0, x, y)
+                case .motion(let x, let y): w.tagged(1, x, y)
+                case .release: w.tagged(2, 0, 0)
+                case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
+                case .key(let key): w.tagged(Self.keyTags[key]!, 0, 0)
+                case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
+                case .bannerClicked: w.tagged(12, 0, 0)
+                case .scroll(let x, let y, let down): w.tagged(down ? 13 : 14, x, y)
+                case .wheelKey(let key): w.tagged(Self.wheelKeyTag(key), 0, 0)
+                case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
+                    preconditionFailure("the guard never forwards \(input) this way")
+                }
+            case .echo(let text):
+                w.u8(12)
+                w.string(text)
+            case .keyPressed:
+                w.u8(7)
+            case .ping(let sequence):
+                w.u8(8)
+                w.u32(sequence)
             }
-            switch snapshot.verification {
-            case .idle: w.tagged(0, 0)
-            case .verifying: w.tagged(1, 0)
-            case .refused(let until): w.tagged(2, until)
-            case .granted: w.tagged(3, 0)
-            }
-            w.entry(snapshot.entry)
-            w.u32(UInt32(snapshot.limiter.failures))
-            w.optional(snapshot.limiter.blockedUntil) { $0.f64($1) }
-            w.optional(snapshot.banners.showing) { w, showing in
-                w.banner(showing.banner)
-                w.f64(showing.start)
-                w.optional(showing.leaving) { $0.f64($1) }
-            }
-            w.u32(UInt32(snapshot.banners.waiting.count))
-            snapshot.banners.waiting.forEach { w.banner($0) }
-            w.u8(snapshot.capsLock ? 1 : 0)
-            w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
-            w.u32(UInt32(snapshot.pinLimiter.failures))
-            w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
-            w.u8(snapshot.checkingPin ? 1 : 0)
-        case .input(.pinVerdict(let granted, let message), let time):
-            w.u8(13)
-            w.f64(time)
-            w.u8(granted ? 1 : 0)
-            w.optional(message) { $0.string($1) }
-        case .input(.scramble(let digits), let time):
-            w.u8(14)
-            w.f64(time)
-            w.u32(UInt32(digits.count))
-            digits.forEach { w.u8(UInt8(clamping: $0)) }
-        case .input(.authPrompt(let prompt), let time):
-            w.u8(9)
-            w.f64(time)
-            w.string(prompt.text)
-            w.u8(prompt.echo ? 1 : 0)
-        case .input(.authMessage(let kind, let text), let time):
-            w.u8(10)
-            w.f64(time)
-            w.u8(UInt8(kind.rawValue))
-            w.string(text)
-        case .input(.authVerdict(let granted, let message), let time):
-            w.u8(11)
-            w.f64(time)
-            w.u8(granted ? 1 : 0)
-            w.optional(message) { $0.string($1) }
-        case .input(let input, let time):
-            w.u8(6)
-            w.f64(time)
-            switch input {
-            case .press(let x, let y): w.tagged(0, x, y)
-            case .motion(let x, let y): w.tagged(1, x, y)
-            case .release: w.tagged(2, 0, 0)
-            case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
-            case .key(let key): w.tagged(Self.keyTags[key]!, 0, 0)
-            case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
-            case .bannerClicked: w.tagged(12, 0, 0)
-            case .scroll(let x, let y, let down): w.tagged(down ? 13 : 14, x, y)
-            case .wheelKey(let key): w.tagged(Self.wheelKeyTag(key), 0, 0)
-            case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
-                preconditionFailure("the guard never forwards \(input) this way")
-            }
-        case .echo(let text):
-            w.u8(12)
-            w.string(text)
-        case .keyPressed:
-            w.u8(7)
-        case .ping(let sequence):
-            w.u8(8)
-            w.u32(sequence)
         }
-        return w.framed
     }
 
     /// Reads one frame's body (what follows the length).
@@ -457,18 +461,18 @@ extension GuardMessage {
 }
 
 extension UIMessage {
-    package var frame: [UInt8] {
-        var w = FrameWriter()
-        switch self {
-        case .hello(let version, let build):
-            w.hello(version, build)
-        case .drawn:
-            w.u8(9)
-        case .pong(let sequence):
-            w.u8(10)
-            w.u32(sequence)
+    package func appendFrame(to buffer: inout [UInt8]) {
+        FrameWriter.append(to: &buffer) { w in
+            switch self {
+            case .hello(let version, let build):
+                w.hello(version, build)
+            case .drawn:
+                w.u8(9)
+            case .pong(let sequence):
+                w.u8(10)
+                w.u32(sequence)
+            }
         }
-        return w.framed
     }
 
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
@@ -483,38 +487,67 @@ extension UIMessage {
     }
 }
 
-/// Splits a byte stream into frame bodies.
+/// A message that goes out as one frame.
+package protocol Framed {
+    /// Appends the whole frame, length first, to `buffer`: a sender's pending bytes take a
+    /// message without an allocation once the buffer has grown to its working size.
+    func appendFrame(to buffer: inout [UInt8])
+}
+
+extension Framed {
+    /// The whole frame, length first, as a new array.
+    package var frame: [UInt8] {
+        var bytes: [UInt8] = []
+        appendFrame(to: &bytes)
+        return bytes
+    }
+}
+
+/// Splits a byte stream into frame bodies. A body is a view of the buffer, valid until the
+/// next `append`; consumed frames are dropped then, in place.
 package struct FrameBuffer {
     private var bytes: [UInt8] = []
+    /// Where the next frame starts.
+    private var start = 0
 
     package init() {}
 
     package mutating func append(_ data: ArraySlice<UInt8>) {
+        if start > 0 {
+            bytes.removeFirst(start)
+            start = 0
+        }
         bytes.append(contentsOf: data)
     }
 
     /// The next whole frame's body, nil until one has arrived; throws on a bad length.
     package mutating func next() throws(ProtocolError) -> ArraySlice<UInt8>? {
-        guard bytes.count >= 4 else { return nil }
-        let length = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+        guard bytes.count - start >= 4 else { return nil }
+        let length = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
         guard (1...GuardProtocol.maximumFrame).contains(length) else { throw ProtocolError("a frame of \(length) bytes") }
-        guard bytes.count >= 4 + length else { return nil }
-        let body = bytes[4..<(4 + length)]
-        bytes.removeFirst(4 + length)
-        return ArraySlice(body)
+        guard bytes.count - start >= 4 + length else { return nil }
+        let body = bytes[(start + 4)..<(start + 4 + length)]
+        start += 4 + length
+        return body
     }
 }
 
+/// Writes one frame at the end of a byte buffer: the length, patched in once the body is
+/// written, then the body.
 struct FrameWriter {
     private var body: [UInt8] = []
 
-    var framed: [UInt8] {
-        precondition(body.count <= GuardProtocol.maximumFrame, "a message of \(body.count) bytes")
-        var out: [UInt8] = []
-        out.reserveCapacity(4 + body.count)
-        let n = UInt32(body.count)
-        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: n >> UInt32(shift))) }
-        return out + body
+    /// Appends the frame `write` writes to `buffer`, in `buffer`'s own storage.
+    static func append(to buffer: inout [UInt8], _ write: (inout FrameWriter) -> Void) {
+        var w = FrameWriter()
+        swap(&w.body, &buffer)
+        let start = w.body.count
+        w.u32(0)
+        write(&w)
+        let length = w.body.count - start - 4
+        precondition(length <= GuardProtocol.maximumFrame, "a message of \(length) bytes")
+        for i in 0..<4 { w.body[start + i] = UInt8(truncatingIfNeeded: length >> (8 * i)) }
+        swap(&w.body, &buffer)
     }
 
     mutating func u8(_ v: UInt8) { body.append(v) }
@@ -537,18 +570,36 @@ struct FrameWriter {
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
 
     mutating func string(_ s: String) {
-        let utf8 = Array(s.utf8)
-        u32(UInt32(utf8.count))
-        body += utf8
+        u32(UInt32(s.utf8.count))
+        body.append(contentsOf: s.utf8)
     }
 
     mutating func color(_ c: Color) {
-        for component in [c.red, c.green, c.blue, c.alpha] { f64(component) }
+        f64(c.red)
+        f64(c.green)
+        f64(c.blue)
+        f64(c.alpha)
     }
 
-    mutating func tagged(_ tag: UInt8, _ values: Double...) {
+    /// A tag byte and one value.
+    mutating func tagged(_ tag: UInt8, _ a: Double) {
         u8(tag)
-        values.forEach { f64($0) }
+        f64(a)
+    }
+
+    /// A tag byte and two values.
+    mutating func tagged(_ tag: UInt8, _ a: Double, _ b: Double) {
+        u8(tag)
+        f64(a)
+        f64(b)
+    }
+
+    /// A tag byte and five values (a wheel's motion).
+    mutating func tagged(_ tag: UInt8, _ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double) {
+        tagged(tag, a, b)
+        f64(c)
+        f64(d)
+        f64(e)
     }
 
     /// A flag byte, then the value when there is one.

@@ -18,19 +18,17 @@ final class GuardLink {
 
     var descriptor: Int32 { channel.descriptor.rawValue }
 
-    /// The messages that have arrived; nil once the guard closed its end (the lock is over).
-    func receive() throws(UserError) -> [GuardMessage]? {
+    /// Appends the messages that have arrived to `messages` (a buffer the caller reuses, so
+    /// a message costs no allocation); false once the guard closed its end (the lock is over).
+    func receive(into messages: inout [GuardMessage]) throws(UserError) -> Bool {
         do {
-            guard let bodies = try channel.receive() else { return nil }
-            var messages: [GuardMessage] = []
-            for body in bodies {
+            return try channel.receive { (body) throws(ProtocolError) in
                 let message = try GuardMessage(body: body)
                 if case .hello(let version, let build) = message, version != GuardProtocol.version {
                     throw ProtocolError("the guard (build \(build)) speaks protocol \(version), this UI \(GuardProtocol.version)")
                 }
                 messages.append(message)
             }
-            return messages
         } catch {
             throw UserError("--lock-ui: cannot understand the guard: \(error)", status: .uiProtocolError)
         }
@@ -38,6 +36,6 @@ final class GuardLink {
 
     /// Sends an answer; a guard that is gone is noticed when its end closes.
     func send(_ message: UIMessage) {
-        try? channel.send(message.frame)
+        try? channel.send(message)
     }
 }

@@ -44,6 +44,8 @@ package final class Runner {
     /// Whether start-up's pages are still to be given back: right after the first frame, and
     /// again at the first long wait after it (the shimmer's first pause), when the
     /// animation's own code has run once and what only its first frames touched can go.
+    /// The guard's messages of one read, kept between reads so a message allocates nothing.
+    private var inbox: [GuardMessage] = []
     private var shedAfterFirstFrame = true
     private var shedAtFirstRest = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
@@ -153,7 +155,8 @@ package final class Runner {
                 }
                 if polled[1].revents != 0, let signal = signals.pending().first(where: { $0 != SIGCHLD }) { return .signal(signal) }
                 guard polled[0].revents != 0 else { continue }
-                guard let messages = try link.receive() else { return .completed }
+                var messages: [GuardMessage] = []
+                guard try link.receive(into: &messages) else { return .completed }
                 for message in messages {
                     switch message {
                     case .settings(let settings):
@@ -401,8 +404,9 @@ package final class Runner {
 
     /// Lock mode: applies the guard's messages. The guard closing its end ends the UI.
     private func readGuard() throws(UserError) -> ExitStatus? {
-        guard let guardLink, let messages = try guardLink.receive() else { return .completed }
-        try apply(messages)
+        inbox.removeAll(keepingCapacity: true)
+        guard let guardLink, try guardLink.receive(into: &inbox) else { return .completed }
+        try apply(inbox)
         return nil
     }
 

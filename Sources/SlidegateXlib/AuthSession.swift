@@ -79,17 +79,21 @@ package final class AuthSession {
         inTransaction = false
         answeredAt = nil
         checkingPin = false
-        try channel.send(AuthRequest.hello(protocol: AuthProtocol.version, build: Options.version).frame)
-        if let pinFile { try channel.send(AuthRequest.pinFile(pinFile).frame) }
+        try channel.send(AuthRequest.hello(protocol: AuthProtocol.version, build: Options.version))
+        if let pinFile { try channel.send(AuthRequest.pinFile(pinFile)) }
         let limit = monotonicNow() + 2
         while monotonicNow() < limit {
             var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&polled, 1, 50)
-            guard let bodies = try? channel.receive() else { break }
-            for body in bodies {
-                if case .hello(let version, _)? = try? AuthReply(body: body), version == AuthProtocol.version { return }
-                throw SystemError("the helper's handshake", code: EPROTO)
+            // The first reply, if one came: it must be a hello of this protocol.
+            var first: AuthReply??
+            let open = try? channel.receive { (body) throws(ProtocolError) in
+                if first == nil { first = .some(try? AuthReply(body: body)) }
             }
+            guard open == true else { break }
+            guard let first else { continue }
+            if case .hello(let version, _)? = first, version == AuthProtocol.version { return }
+            throw SystemError("the helper's handshake", code: EPROTO)
         }
         process?.stop()
         throw SystemError("no handshake from the helper", code: ETIMEDOUT)
@@ -126,7 +130,7 @@ package final class AuthSession {
         if process == nil || process?.poll() != nil {
             restart(reason: nil)
         }
-        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty).frame)) != nil else { return }
+        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty))) != nil else { return }
         inTransaction = true
     }
 
@@ -134,7 +138,7 @@ package final class AuthSession {
     private func cancel() {
         secret.clear()
         guard inTransaction, answeredAt == nil else { return }
-        try? channel?.send(AuthRequest.cancel.frame)
+        try? channel?.send(AuthRequest.cancel)
         inTransaction = false
     }
 
@@ -237,14 +241,15 @@ package final class AuthSession {
         guard let channel else { return [] }
         var events: [Event] = []
         do {
-            guard let bodies = try channel.receive() else {
+            var replies: [AuthReply] = []
+            guard try channel.receive({ (body) throws(ProtocolError) in replies.append(try AuthReply(body: body)) }) else {
                 let refusal = answeredAt != nil ? failure("the \(checked) check failed") : nil
                 process?.stop()
                 restart(reason: "ended (\(process?.exit.map { "\($0)" } ?? "closed its socket"))")
                 return refusal.map { [.input($0)] } ?? []
             }
-            for body in bodies {
-                switch try AuthReply(body: body) {
+            for reply in replies {
+                switch reply {
                 case .hello: throw ProtocolError("a second hello")
                 case .prompt(let echo, let text):
                     events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text, echo: echo))))

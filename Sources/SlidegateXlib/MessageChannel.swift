@@ -23,9 +23,10 @@ package final class MessageChannel {
     /// Whether the peer keeps up: false once it has left too much unread.
     package private(set) var keepsUp = true
 
-    /// Sends a frame, after anything still waiting.
-    package func send(_ frame: [UInt8]) throws(SystemError) {
-        outgoing += frame
+    /// Sends a message, after anything still waiting; its frame is written straight into
+    /// what waits, so a message costs no allocation.
+    package func send(_ message: some Framed) throws(SystemError) {
+        message.appendFrame(to: &outgoing)
         try flush()
     }
 
@@ -37,8 +38,9 @@ package final class MessageChannel {
         if outgoing.count > Self.backlogLimit { keepsUp = false }
     }
 
-    /// The bodies of the frames that have arrived; nil once the peer has closed its end.
-    package func receive() throws(ProtocolError) -> [ArraySlice<UInt8>]? {
+    /// Hands `each` the body of every frame that has arrived (a view, valid during the
+    /// call); false once the peer has closed its end and no frame was left.
+    package func receive(_ each: (ArraySlice<UInt8>) throws(ProtocolError) -> Void) throws(ProtocolError) -> Bool {
         var closed = false
         while true {
             let n: Int?
@@ -57,8 +59,11 @@ package final class MessageChannel {
             }
             incoming.append(readBuffer[..<n])
         }
-        var bodies: [ArraySlice<UInt8>] = []
-        while let body = try incoming.next() { bodies.append(body) }
-        return closed && bodies.isEmpty ? nil : bodies
+        var any = false
+        while let body = try incoming.next() {
+            any = true
+            try each(body)
+        }
+        return !closed || any
     }
 }

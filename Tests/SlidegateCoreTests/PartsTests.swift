@@ -144,3 +144,18 @@ import Testing
         #expect(Reveal.opened(after: Reveal.duration) == 1)
     }
 }
+
+@Suite struct EarliestTests {
+    @Test func keepsTheEarliestOfTheTimesGivenAndSkipsAbsentOnes() {
+        var earliest = Earliest()
+        #expect(earliest.time == nil)
+        earliest.consider(nil)
+        #expect(earliest.time == nil)
+        earliest.consider(3)
+        earliest.consider(nil)
+        earliest.consider(5)
+        #expect(earliest.time == 3)
+        earliest.consider(-1)
+        #expect(earliest.time == -1)
+    }
+}

@@ -81,6 +81,34 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(sizes == [4 + 1 + 8 + 1 + 16])
     }
 
+    /// A sender appends each frame to what still waits: the bytes before it stay as they were.
+    @Test func aFrameAppendedAfterWaitingBytesLeavesThemAlone() throws {
+        var waiting = GuardMessage.ping(7).frame
+        GuardMessage.input(.motion(x: 3, y: 4), at: 5).appendFrame(to: &waiting)
+        UIMessage.pong(9).appendFrame(to: &waiting)
+        #expect(waiting == GuardMessage.ping(7).frame + GuardMessage.input(.motion(x: 3, y: 4), at: 5).frame + UIMessage.pong(9).frame)
+    }
+
+    /// A long stream read in uneven pieces through one buffer, as a socket delivers it, the
+    /// bodies taken as they complete: every message comes out once, in order.
+    @Test func aLongStreamThroughOneBufferKeepsEveryMessageInOrder() throws {
+        var stream: [UInt8] = []
+        let sent = (0..<500).map { GuardMessage.input(.motion(x: Double($0), y: 1), at: Double($0)) }
+        for message in sent { message.appendFrame(to: &stream) }
+        var buffer = FrameBuffer()
+        var received: [GuardMessage] = []
+        var offset = 0
+        var piece = 1
+        while offset < stream.count {
+            let end = min(stream.count, offset + piece)
+            buffer.append(stream[offset..<end])
+            while let body = try buffer.next() { received.append(try GuardMessage(body: body)) }
+            offset = end
+            piece = piece % 97 + 13
+        }
+        #expect(received == sent)
+    }
+
     @Test func framesSplitAnywhereArriveWhole() throws {
         let stream = GuardMessage.ping(1).frame + GuardMessage.layout(width: 3, height: 4, wheels: nil).frame
         for cut in 0...stream.count {
