@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CGraphics",
             pkgConfig: "pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpixman-1-dev"])]
         ),
         .systemLibrary(name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),

@@ -85,32 +85,23 @@ package final class Renderer {
     private func draw(_ scene: Scene, into cr: OpaquePointer, clip: Rect) throws(RenderError) {
         let b = layout.bounds
         let looks = try scene.label.flatMap { (label) throws(RenderError) in try self.looks(for: label) }
-        cairo_save(cr)
-        cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
-        cairo_clip(cr)
+        let frame = try Compositing(cr, within: clip.intersection(b))
         // A shimmer frame inside the label's looks needs no track under them.
-        if looks.map({ clip.intersection($0.rect) != clip }) ?? true {
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_set_source_surface(cr, try base(), b.x, b.y)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        if looks.map({ frame.area.intersection($0.rect) != frame.area }) ?? true {
+            try frame.copy(try base(), at: (b.x, b.y))
         }
         if let label = scene.label, label.alpha > 0 {
             if let looks, case .shimmer(let band) = label.emphasis {
-                try drawShimmer(label, band: band, looks, cr)
+                try drawShimmer(label, band: band, looks, frame)
             } else {
-                try drawLabel(label, cr)
+                try drawLabel(label, cr, frame)
             }
         }
         if let field = scene.field {
-            try drawField(field, busy: scene.busy, cr)
+            try frame.cairoDraws(cr) { () throws(RenderError) in try drawField(field, busy: scene.busy, cr) }
         }
         let thumb = thumbRect(scene.thumbValue)
-        if thumb.intersection(clip).width > 0 && thumb.intersection(clip).height > 0 {
-            cairo_set_source_surface(cr, try thumbImage(ThumbGlyph(scene)), thumb.x, thumb.y)
-            cairo_paint(cr)
-        }
-        cairo_restore(cr)
+        try frame.over(try thumbImage(ThumbGlyph(scene)), at: (thumb.x, thumb.y))
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
     }
@@ -334,23 +325,15 @@ package final class Renderer {
     /// OVER through the gradient is a blend of the two).
     private func drawShimmer(
         _ label: Scene.Label, band: Double?, _ looks: (label: Scene.Label, rect: Rect, dim: OpaquePointer, lit: OpaquePointer),
-        _ cr: OpaquePointer
+        _ frame: Compositing
     ) throws(RenderError) {
         let r = looks.rect
-        cairo_save(cr)
-        cairo_rectangle(cr, r.x, r.y, r.width, r.height)
-        cairo_clip(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(cr, looks.dim, r.x, r.y)
-        cairo_paint(cr)
+        try frame.copy(looks.dim, at: (r.x, r.y))
         if let band, let (text, originX, _) = try place(label) {
             let mask = try bandImage(half: (shimmer.bandWidth / 2 * text.width).rounded(.up), height: r.height)
             let centre = (originX + text.logicalX + band * text.width).rounded()
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-            cairo_set_source_surface(cr, looks.lit, r.x, r.y)
-            cairo_mask_surface(cr, mask, centre - Double(cairo_image_surface_get_width(mask) / 2), r.y)
+            try frame.over(looks.lit, at: (r.x, r.y), mask: (mask, (centre - Double(cairo_image_surface_get_width(mask) / 2), r.y)))
         }
-        cairo_restore(cr)
     }
 
     /// The band as an alpha image `2 × half` wide: clear, opaque at the middle, clear.
@@ -377,38 +360,36 @@ package final class Renderer {
         return image
     }
 
-    private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer) throws(RenderError) {
+    private func drawLabel(_ label: Scene.Label, _ cr: OpaquePointer, _ frame: Compositing) throws(RenderError) {
         guard let (text, originX, originY) = try place(label) else { return }
-        cairo_set_source_surface(cr, text.image, originX + text.imageX, originY + text.imageY)
+        let origin = (originX + text.imageX, originY + text.imageY)
         let alpha = foreground.alpha * label.alpha
         switch label.emphasis {
         case .solid:
-            cairo_paint_with_alpha(cr, alpha)
+            try frame.over(text.image, at: origin, alpha: alpha)
         case .shimmer(nil):
-            cairo_paint_with_alpha(cr, alpha * shimmer.dimAlpha)
+            try frame.over(text.image, at: origin, alpha: alpha * shimmer.dimAlpha)
         case .shimmer(let band?):
-            // The band's rectangle gets the gradient; the rest of the text is painted dim
-            // exactly as with no band, so repainting only the band's path stays exact.
+            // Without looks (a background that is not opaque): the band's rectangle gets the
+            // gradient; the rest of the text is painted dim exactly as with no band, so
+            // repainting only the band's path stays exact.
             guard let whole = try labelRect(label), let lit = try bandRect(label, band) else { return }
-            cairo_save(cr)
-            cairo_rectangle(cr, whole.x, whole.y, lit.x - whole.x, whole.height)
-            cairo_rectangle(cr, lit.maxX, whole.y, whole.maxX - lit.maxX, whole.height)
-            cairo_clip(cr)
-            cairo_paint_with_alpha(cr, alpha * shimmer.dimAlpha)
-            cairo_restore(cr)
-            let half = shimmer.bandWidth / 2 * text.width
-            let centre = originX + text.logicalX + band * text.width
-            let mask = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
-            cairo_pattern_add_color_stop_rgba(mask, 0, 0, 0, 0, alpha * shimmer.dimAlpha)
-            cairo_pattern_add_color_stop_rgba(mask, 0.5, 0, 0, 0, alpha)
-            cairo_pattern_add_color_stop_rgba(mask, 1, 0, 0, 0, alpha * shimmer.dimAlpha)
-            cairo_pattern_set_extend(mask, CAIRO_EXTEND_PAD)
-            cairo_save(cr)
-            cairo_rectangle(cr, lit.x, lit.y, lit.width, lit.height)
-            cairo_clip(cr)
-            cairo_mask(cr, mask)
-            cairo_restore(cr)
-            cairo_pattern_destroy(mask)
+            try frame.over(text.image, at: origin, within: Rect(x: whole.x, y: whole.y, width: lit.x - whole.x, height: whole.height), alpha: alpha * shimmer.dimAlpha)
+            try frame.over(text.image, at: origin, within: Rect(x: lit.maxX, y: whole.y, width: whole.maxX - lit.maxX, height: whole.height), alpha: alpha * shimmer.dimAlpha)
+            try frame.cairoDraws(cr) { () throws(RenderError) in
+                cairo_set_source_surface(cr, text.image, origin.0, origin.1)
+                let half = shimmer.bandWidth / 2 * text.width
+                let centre = originX + text.logicalX + band * text.width
+                let mask = cairo_pattern_create_linear(centre - half, 0, centre + half, 0)
+                cairo_pattern_add_color_stop_rgba(mask, 0, 0, 0, 0, alpha * shimmer.dimAlpha)
+                cairo_pattern_add_color_stop_rgba(mask, 0.5, 0, 0, 0, alpha)
+                cairo_pattern_add_color_stop_rgba(mask, 1, 0, 0, 0, alpha * shimmer.dimAlpha)
+                cairo_pattern_set_extend(mask, CAIRO_EXTEND_PAD)
+                cairo_rectangle(cr, lit.x, lit.y, lit.width, lit.height)
+                cairo_clip(cr)
+                cairo_mask(cr, mask)
+                cairo_pattern_destroy(mask)
+            }
         }
     }
 

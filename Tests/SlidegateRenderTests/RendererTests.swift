@@ -136,6 +136,20 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         #expect(edge > dim + 30 && edge < centre - 30, "falling off towards the band's edge: \(edge)")
     }
 
+    /// Without looks (a translucent background) the band is the same: brightest at its centre.
+    @Test func overATranslucentBackgroundTheBandIsBrightestAtItsCentre() throws {
+        let renderer = try GoldenImage.renderer(background: "#00000080", foreground: "#ffffff")
+        let text = "████████████"
+        let extent = try renderer.textExtent(text, width: renderer.layout.labelArea.width)
+        let area = renderer.layout.labelArea
+        let left = (area.midX - extent.x - extent.width / 2).rounded() + extent.x
+        let surface = try GoldenImage.render(Scene(thumbValue: 0, label: label(text, band: 0.5), busy: false), with: renderer)
+        defer { cairo_surface_destroy(surface) }
+        let alpha = { (at: Double) in GoldenImage.pixel(surface, Int(left + at * extent.width), 36).a }
+        #expect(alpha(0.5) > 250, "opaque text at the band's centre: \(alpha(0.5))")
+        #expect(alpha(0.55) > alpha(0.2) + 8 && alpha(0.55) < alpha(0.5) - 8, "falling off towards its edge: \(alpha(0.2)), \(alpha(0.55)), \(alpha(0.5))")
+    }
+
     @Test func emptyLabelDrawsNoText() throws {
         let renderer = try GoldenImage.renderer()
         let a = try GoldenImage.render(Scene(thumbValue: 0, label: label(""), busy: false), with: renderer)
@@ -162,8 +176,11 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         return scenes
     }
 
-    @Test func repaintingOnlyWhatChangedGivesTheSamePixelsAsRepaintingEverything() throws {
-        let renderer = try GoldenImage.renderer()
+    /// Over an opaque background the shimmer is drawn from its two looks; over a translucent
+    /// one, from the text through the band's gradient.
+    @Test(arguments: ["#15171c", "#15171c80"])
+    func repaintingOnlyWhatChangedGivesTheSamePixelsAsRepaintingEverything(background: String) throws {
+        let renderer = try GoldenImage.renderer(background: background)
         let incremental = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 72)!
         defer { cairo_surface_destroy(incremental) }
         let cr = cairo_create(incremental)!
