@@ -315,7 +315,7 @@ package final class AuthSession {
         case XK_Return, XK_KP_Enter: return .enter
         case XK_Escape: return .escape
         case XK_BackSpace: return control ? .clear : .backspace
-        case XK_u, XK_U where control: return .clear
+        case XK_u where control, XK_U where control: return .clear
         default:
             guard !control, let scalar = Keysym.character(UInt32(truncatingIfNeeded: keysym)) else { return nil }
             typed = scalar

@@ -10,7 +10,8 @@ import Testing
     let screen: VirtualScreen
     let client: Client
     let pam: PamStack
-    static let password = "s3cret"
+    /// With both u and U: Ctrl+U clears the field, a plain u or U is typed.
+    static let password = "s3cretUu"
 
     init() throws {
         screen = try VirtualScreen()
@@ -23,15 +24,8 @@ import Testing
         try lock(["--auth", "pam", "--pam-service", service] + extra, environment: pam.environment)
     }
 
-    /// Types `text` (ASCII letters and digits; capitals with Shift) and, if asked, Enter.
     func type(_ text: String, enter: Bool = true) {
-        for scalar in text.unicodeScalars {
-            let capital = scalar.properties.isUppercase
-            if capital { client.keyDown(0xffe1) }
-            client.key(Int32(scalar.value))
-            if capital { client.keyUp(0xffe1) }
-        }
-        if enter { client.key(0xff0d) }
+        client.type(text, enter: enter)
     }
 
     /// The banner's icon, as the strip at the top of the 1280x720 screen shows it: the
@@ -66,6 +60,17 @@ import Testing
         type(Self.password)
         #expect(gate.wait() == 0, "\(gate.standardError)")
         #expect(gate.standardError.contains("slidegate: 1 failed attempt since "), "\(gate.standardError)")
+    }
+
+    @Test func controlUClearsWhatWasTyped() throws {
+        let gate = try lockWithPam()
+        type("wrong", enter: false)
+        #expect(eventually { stageOpen() })
+        client.keyDown(0xffe3)
+        client.key(0x75)
+        client.keyUp(0xffe3)
+        type(Self.password)
+        #expect(gate.wait() == 0, "the wrong start was cleared: \(gate.standardError)")
     }
 
     @Test func typingWithoutSlidingOpensTheStage() throws {

@@ -341,6 +341,17 @@ final class Client {
         XSync(display, 0)
     }
 
+    /// Types `text` (ASCII letters and digits; capitals with Shift) and, if asked, Enter.
+    func type(_ text: String, enter: Bool = true) {
+        for scalar in text.unicodeScalars {
+            let capital = scalar.properties.isUppercase
+            if capital { keyDown(0xffe1) }
+            key(Int32(scalar.value))
+            if capital { keyUp(0xffe1) }
+        }
+        if enter { key(0xff0d) }
+    }
+
     /// Presses at `from`, moves to `to` in `steps` steps a few milliseconds apart, and
     /// releases there when `release` is true.
     func drag(from: (Int, Int), to: (Int, Int), steps: Int = 10, release: Bool = true) {
