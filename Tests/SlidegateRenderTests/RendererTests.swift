@@ -118,36 +118,38 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         #expect(inside > 500, "the text is drawn")
     }
 
-    @Test func shimmerBandIsBrightestAtItsCentre() throws {
-        let renderer = try GoldenImage.renderer(background: "#000000", foreground: "#ffffff")
+    /// A row of full blocks with the band at its middle over `background`: the image, the
+    /// pixel at a fraction of the text's width along the middle row, and the track's colour
+    /// right of the text. The caller destroys the image.
+    func bandAcrossBlocks(background: String) throws -> (surface: OpaquePointer, at: (Double) -> (r: Int, g: Int, b: Int, a: Int), track: Int) {
+        let renderer = try GoldenImage.renderer(background: background, foreground: "#ffffff")
         let text = "████████████"
         let extent = try renderer.textExtent(text, width: renderer.layout.labelArea.width)
         let area = renderer.layout.labelArea
         let left = (area.midX - extent.x - extent.width / 2).rounded() + extent.x
         let surface = try GoldenImage.render(Scene(thumbValue: 0, label: label(text, band: 0.5), busy: false), with: renderer)
+        let at = { (fraction: Double) in GoldenImage.pixel(surface, Int(left + fraction * extent.width), 36) }
+        return (surface, at, GoldenImage.pixel(surface, Int(area.maxX) - 2, 36).r)
+    }
+
+    @Test func shimmerBandIsBrightestAtItsCentre() throws {
+        let (surface, at, track) = try bandAcrossBlocks(background: "#000000")
         defer { cairo_surface_destroy(surface) }
-        let y = 36
-        let centre = GoldenImage.pixel(surface, Int(left + 0.5 * extent.width), y).r
-        let dim = GoldenImage.pixel(surface, Int(left + 0.2 * extent.width), y).r
-        let edge = GoldenImage.pixel(surface, Int(left + 0.55 * extent.width), y).r
+        let centre = at(0.5).r
+        let dim = at(0.2).r
+        let edge = at(0.55).r
         #expect(centre > 240, "full brightness at the band's centre: \(centre)")
-        let track = GoldenImage.pixel(surface, Int(area.maxX) - 2, y).r
         #expect(abs(dim - (track + (255 - track) / 2)) <= 3, "half alpha outside the band: \(dim) over \(track)")
         #expect(edge > dim + 30 && edge < centre - 30, "falling off towards the band's edge: \(edge)")
     }
 
     /// Without looks (a translucent background) the band is the same: brightest at its centre.
     @Test func overATranslucentBackgroundTheBandIsBrightestAtItsCentre() throws {
-        let renderer = try GoldenImage.renderer(background: "#00000080", foreground: "#ffffff")
-        let text = "████████████"
-        let extent = try renderer.textExtent(text, width: renderer.layout.labelArea.width)
-        let area = renderer.layout.labelArea
-        let left = (area.midX - extent.x - extent.width / 2).rounded() + extent.x
-        let surface = try GoldenImage.render(Scene(thumbValue: 0, label: label(text, band: 0.5), busy: false), with: renderer)
+        let (surface, at, _) = try bandAcrossBlocks(background: "#00000080")
         defer { cairo_surface_destroy(surface) }
-        let alpha = { (at: Double) in GoldenImage.pixel(surface, Int(left + at * extent.width), 36).a }
-        #expect(alpha(0.5) > 250, "opaque text at the band's centre: \(alpha(0.5))")
-        #expect(alpha(0.55) > alpha(0.2) + 8 && alpha(0.55) < alpha(0.5) - 8, "falling off towards its edge: \(alpha(0.2)), \(alpha(0.55)), \(alpha(0.5))")
+        let (dim, edge, centre) = (at(0.2).a, at(0.55).a, at(0.5).a)
+        #expect(centre > 250, "opaque text at the band's centre: \(centre)")
+        #expect(edge > dim + 8 && edge < centre - 8, "falling off towards its edge: \(dim), \(edge), \(centre)")
     }
 
     @Test func emptyLabelDrawsNoText() throws {
