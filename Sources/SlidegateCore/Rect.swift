@@ -31,6 +31,13 @@ extension Rect {
     }
 
     /// The overlap of both; zero width or height when they do not overlap.
+    /// The smallest rectangle of whole pixels that holds this one.
+    package var wholePixels: Rect {
+        let left = x.rounded(.down)
+        let top = y.rounded(.down)
+        return Rect(x: left, y: top, width: maxX.rounded(.up) - left, height: maxY.rounded(.up) - top)
+    }
+
     package func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x)
         let top = max(y, other.y)

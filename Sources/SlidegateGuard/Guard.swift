@@ -216,8 +216,9 @@ package final class Guard {
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
     private func pass() -> EventLoop.Turn {
         let now = monotonicNow()
-        if pendingMotion != nil && now >= lastMotion + 1 / Double(fps), let status = flushMotion() { return .exit(status) }
-        let motionDue = lastMotion + 1 / Double(fps)
+        let frame = 1 / Double(fps)
+        if pendingMotion != nil && now >= lastMotion + frame, let status = flushMotion() { return .exit(status) }
+        let motionDue = lastMotion + frame
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
         syncEntry(wasOpen: wasOpen)
@@ -252,7 +253,7 @@ package final class Guard {
         }
         if let fallback {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
-            if case .springing = gate.slide.phase { deadline.consider(now + 1 / Double(fps)) }
+            if case .springing = gate.slide.phase { deadline.consider(now + frame) }
         }
         deadline.consider(nextPing)
         deadline.consider(ui?.answerDue)

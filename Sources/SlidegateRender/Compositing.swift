@@ -54,14 +54,15 @@ final class Compositing {
         return image
     }
 
-    /// Copies `source` (its top-left corner at `origin`) onto the target within `rect`
-    /// and the frame's area.
-    func copy(_ source: OpaquePointer, at origin: (x: Double, y: Double), within rect: Rect? = nil) throws(RenderError) {
-        try composite(PIXMAN_OP_SRC, source, at: origin, within: rect)
+    /// Copies `source` (its top-left corner at `origin`) onto the target within the
+    /// frame's area.
+    func copy(_ source: OpaquePointer, at origin: (x: Double, y: Double)) throws(RenderError) {
+        try composite(PIXMAN_OP_SRC, source, at: origin, within: nil)
     }
 
-    /// Lays `source` over the target, at `alpha` (1: as it is) or through `mask` (an A8
-    /// image, its corner at `maskOrigin`; clear outside it).
+    /// Lays `source` over the target within `rect` (all of it by default) and the frame's
+    /// area, at `alpha` (1: as it is) or through `mask` (an A8 image, its corner at the
+    /// origin given with it; clear outside it).
     func over(
         _ source: OpaquePointer, at origin: (x: Double, y: Double), within rect: Rect? = nil, alpha: Double = 1,
         mask: (image: OpaquePointer, origin: (x: Double, y: Double))? = nil
@@ -126,13 +127,5 @@ final class Compositing {
 extension Rect {
     fileprivate func moved(_ by: (x: Double, y: Double)) -> Rect {
         Rect(x: x + by.x, y: y + by.y, width: width, height: height)
-    }
-
-
-    /// The smallest rectangle of whole pixels that holds this one.
-    var wholePixels: Rect {
-        let left = x.rounded(.down)
-        let top = y.rounded(.down)
-        return Rect(x: left, y: top, width: maxX.rounded(.up) - left, height: maxY.rounded(.up) - top)
     }
 }

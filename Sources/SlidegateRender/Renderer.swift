@@ -374,8 +374,11 @@ package final class Renderer {
             // gradient; the rest of the text is painted dim exactly as with no band, so
             // repainting only the band's path stays exact.
             guard let whole = try labelRect(label), let lit = try bandRect(label, band) else { return }
-            try frame.over(text.image, at: origin, within: Rect(x: whole.x, y: whole.y, width: lit.x - whole.x, height: whole.height), alpha: alpha * shimmer.dimAlpha)
-            try frame.over(text.image, at: origin, within: Rect(x: lit.maxX, y: whole.y, width: whole.maxX - lit.maxX, height: whole.height), alpha: alpha * shimmer.dimAlpha)
+            let beside = [
+                Rect(x: whole.x, y: whole.y, width: lit.x - whole.x, height: whole.height),
+                Rect(x: lit.maxX, y: whole.y, width: whole.maxX - lit.maxX, height: whole.height),
+            ]
+            for part in beside { try frame.over(text.image, at: origin, within: part, alpha: alpha * shimmer.dimAlpha) }
             try frame.cairoDraws(cr) { () throws(RenderError) in
                 cairo_set_source_surface(cr, text.image, origin.0, origin.1)
                 let half = shimmer.bandWidth / 2 * text.width

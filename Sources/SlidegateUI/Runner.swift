@@ -41,11 +41,11 @@ package final class Runner {
     /// quarter lets its message paint when it comes, though delivery jitters a little.
     private var nextPaint = -Double.infinity
     private var command: ChildProcess?
+    /// The guard's messages of one read, kept between reads so a message allocates nothing.
+    private var inbox: [GuardMessage] = []
     /// Whether start-up's pages are still to be given back: right after the first frame, and
     /// again at the first long wait after it (the shimmer's first pause), when the
     /// animation's own code has run once and what only its first frames touched can go.
-    /// The guard's messages of one read, kept between reads so a message allocates nothing.
-    private var inbox: [GuardMessage] = []
     private var shedAfterFirstFrame = true
     private var shedAtFirstRest = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.

@@ -81,11 +81,9 @@ final class WindowSurface {
     /// Sends `rect` of the image (all of it by default) to the same place in `window`,
     /// the image's top-left corner at `origin`.
     func present(on window: Window, rect: Rect? = nil, at origin: (x: Int32, y: Int32) = (0, 0)) {
-        let r = rect ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        let left = Int32(r.x.rounded(.down))
-        let top = Int32(r.y.rounded(.down))
-        let w = UInt32((r.maxX.rounded(.up) - r.x.rounded(.down)))
-        let h = UInt32((r.maxY.rounded(.up) - r.y.rounded(.down)))
-        XPutImage(display.pointer, window, gc, image, left, top, left + origin.x, top + origin.y, w, h)
+        let r = (rect ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))).wholePixels
+        let left = Int32(r.x)
+        let top = Int32(r.y)
+        XPutImage(display.pointer, window, gc, image, left, top, left + origin.x, top + origin.y, UInt32(r.width), UInt32(r.height))
     }
 }
