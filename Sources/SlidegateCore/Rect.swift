@@ -30,7 +30,6 @@ extension Rect {
         return Rect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
     }
 
-    /// The overlap of both; zero width or height when they do not overlap.
     /// The smallest rectangle of whole pixels that holds this one.
     package var wholePixels: Rect {
         let left = x.rounded(.down)
@@ -38,9 +37,29 @@ extension Rect {
         return Rect(x: left, y: top, width: maxX.rounded(.up) - left, height: maxY.rounded(.up) - top)
     }
 
+    /// The overlap of both; zero width or height when they do not overlap.
     package func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x)
         let top = max(y, other.y)
         return Rect(x: left, y: top, width: max(0, min(maxX, other.maxX) - left), height: max(0, min(maxY, other.maxY) - top))
+    }
+
+    /// Whether the two share any pixel.
+    package func overlaps(_ other: Rect) -> Bool {
+        let shared = intersection(other)
+        return shared.width > 0 && shared.height > 0
+    }
+
+    /// What of this rectangle lies outside `other`, when `other` spans all of its rows: the
+    /// parts left and right of `other` (none, one or two); this rectangle itself when they do
+    /// not overlap. Nil when `other` covers only some of its rows, as the rest is then no
+    /// such pair.
+    package func outside(columnsOf other: Rect) -> [Rect]? {
+        guard overlaps(other) else { return [self] }
+        guard other.y <= y, other.maxY >= maxY else { return nil }
+        var parts: [Rect] = []
+        if x < other.x { parts.append(Rect(x: x, y: y, width: other.x - x, height: height)) }
+        if maxX > other.maxX { parts.append(Rect(x: other.maxX, y: y, width: maxX - other.maxX, height: height)) }
+        return parts
     }
 }

@@ -73,12 +73,13 @@ package final class Renderer {
     }
 
     /// Paints only what changed since `previous` was painted into the same surface (all of
-    /// it when `previous` is nil); returns the rectangle it repainted, or nil when nothing
-    /// changed. While the shimmer runs that is the band's path through the text.
+    /// it when `previous` is nil); returns the rectangles it repainted, none when nothing
+    /// changed. While the shimmer runs that is the band's path through the text; while the
+    /// thumb moves, the thumb's path and, apart from it, the fading text.
     @discardableResult
-    package func draw(_ scene: Scene, after previous: Scene?, into cr: OpaquePointer) throws(RenderError) -> Rect? {
-        guard let dirty = try changedRect(from: previous, to: scene) else { return nil }
-        try draw(scene, into: cr, clip: dirty)
+    package func draw(_ scene: Scene, after previous: Scene?, into cr: OpaquePointer) throws(RenderError) -> [Rect] {
+        let dirty = try changedRects(from: previous, to: scene)
+        for rect in dirty { try draw(scene, into: cr, clip: rect) }
         return dirty
     }
 
@@ -112,18 +113,20 @@ package final class Renderer {
         return Rect(x: r.x.rounded(), y: r.y.rounded(), width: r.width, height: r.height)
     }
 
-    /// The rectangle that differs between two scenes, or nil when they look the same.
-    func changedRect(from old: Scene?, to new: Scene) throws(RenderError) -> Rect? {
-        guard let old else { return layout.bounds }
-        var dirty: Rect?
+    /// The rectangles that differ between two scenes, none when they look the same: the
+    /// thumb's old and new places as one, and the label's changed part as another (less the
+    /// columns the thumb's rectangle already repaints), or one holding both when the label
+    /// reaches above or below the thumb.
+    func changedRects(from old: Scene?, to new: Scene) throws(RenderError) -> [Rect] {
+        guard let old, old.field == new.field else { return [layout.bounds] }
+        var thumb: Rect?
+        if thumbRect(old.thumbValue) != thumbRect(new.thumbValue) || ThumbGlyph(old) != ThumbGlyph(new) {
+            thumb = thumbRect(old.thumbValue).union(thumbRect(new.thumbValue))
+        }
+        var label: Rect?
         func add(_ r: Rect?) {
             guard let r else { return }
-            dirty = dirty.map { $0.union(r) } ?? r
-        }
-        if old.field != new.field { return layout.bounds }
-        if thumbRect(old.thumbValue) != thumbRect(new.thumbValue) || ThumbGlyph(old) != ThumbGlyph(new) {
-            add(thumbRect(old.thumbValue))
-            add(thumbRect(new.thumbValue))
+            label = label.map { $0.union(r) } ?? r
         }
         if old.label != new.label {
             if let a = old.label, let b = new.label, a.text == b.text, a.placement == b.placement, a.alpha == b.alpha,
@@ -136,7 +139,13 @@ package final class Renderer {
                 add(try labelRect(new.label))
             }
         }
-        return dirty.map { $0.intersection(layout.bounds) }.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+        var dirty: [Rect]
+        switch (thumb, label) {
+        case (nil, nil): return []
+        case (let one?, nil), (nil, let one?): dirty = [one]
+        case (let thumb?, let label?): dirty = label.outside(columnsOf: thumb).map { [thumb] + $0 } ?? [thumb.union(label)]
+        }
+        return dirty.map { $0.intersection(layout.bounds) }.filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// Where a label's pixels are, in the target's coordinates.

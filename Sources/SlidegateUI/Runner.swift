@@ -591,7 +591,7 @@ package final class Runner {
         var scene = gate.scene(at: now)
         if gate.entry.prompt?.echo == true { scene.field?.echoText = echoText }
         guard scene != shown else { return }
-        if let dirty = try surface.paint(scene, after: shown, with: renderer) {
+        for dirty in try surface.paint(scene, after: shown, with: renderer) {
             surface.present(on: stage.window, rect: dirty, at: sliderOrigin)
         }
         shown = scene

@@ -57,8 +57,8 @@ final class WindowSurface {
         XFreeGC(display.pointer, gc)
     }
 
-    /// Paints what changed between `previous` and `scene`; returns that rectangle.
-    func paint(_ scene: Scene, after previous: Scene?, with renderer: Renderer) throws(UserError) -> Rect? {
+    /// Paints what changed between `previous` and `scene`; returns those rectangles.
+    func paint(_ scene: Scene, after previous: Scene?, with renderer: Renderer) throws(UserError) -> [Rect] {
         do {
             let dirty = try renderer.draw(scene, after: previous, into: cr)
             cairo_surface_flush(surface)

@@ -191,7 +191,7 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         var smallRepaints = 0
         for scene in frames() {
             let dirty = try renderer.draw(scene, after: previous, into: cr)
-            if let dirty, dirty.width * dirty.height < 480 * 72 / 4 { smallRepaints += 1 }
+            if !dirty.isEmpty, dirty.map({ $0.width * $0.height }).reduce(0, +) < 480 * 72 / 4 { smallRepaints += 1 }
             previous = scene
             cairo_surface_flush(incremental)
             let full = try GoldenImage.render(scene, with: renderer)
@@ -201,6 +201,27 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         #expect(smallRepaints > 40, "shimmer frames repaint a small band, not the slider")
     }
 
+    /// While the thumb moves and the text fades, the thumb's path and the text are sent as
+    /// two rectangles, not as the one around both; with the thumb over the text, the text's
+    /// parts either side of it.
+    @Test func aDragRepaintsTheThumbAndTheFadingTextApart() throws {
+        let renderer = try GoldenImage.renderer()
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 72)!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        func scene(_ value: Double) -> Scene {
+            Scene(thumbValue: value, label: label("slide to unlock", alpha: Presenter.labelAlpha(forValue: value)), busy: false)
+        }
+        let apart = try renderer.draw(scene(0.11), after: scene(0.1), into: cr)
+        #expect(apart.count == 2)
+        let around = apart.dropFirst().reduce(apart[0]) { $0.union($1) }
+        #expect(apart.map { $0.width * $0.height }.reduce(0, +) < around.width * around.height * 0.7)
+        let over = try renderer.draw(scene(0.5), after: scene(0.49), into: cr)
+        #expect(over.count == 3, "the thumb, and the text left and right of it: \(over)")
+        #expect(!over[1].overlaps(over[0]) && !over[2].overlaps(over[0]))
+    }
+
     @Test func anUnchangedSceneRepaintsNothing() throws {
         let renderer = try GoldenImage.renderer()
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 480, 72)!
@@ -208,8 +229,8 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
         let scene = Scene(thumbValue: 0, label: nil, busy: false)
-        #expect(try renderer.draw(scene, after: nil, into: cr) == Rect(x: 0, y: 0, width: 480, height: 72))
-        #expect(try renderer.draw(scene, after: scene, into: cr) == nil)
+        #expect(try renderer.draw(scene, after: nil, into: cr) == [Rect(x: 0, y: 0, width: 480, height: 72)])
+        #expect(try renderer.draw(scene, after: scene, into: cr).isEmpty)
     }
 }
 
