@@ -30,6 +30,11 @@ let package = Package(
         ),
         .systemLibrary(name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
+        // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
+        // the UI's alone (libxcb-present-dev, libx11-xcb-dev).
+        .target(
+            name: "CPresent", dependencies: ["CX11"],
+            linkerSettings: [.linkedLibrary("xcb-present"), .linkedLibrary("X11-xcb"), .linkedLibrary("xcb")]),
         // Pure Swift: the gate, layout, options. No C module.
         .target(name: "SlidegateCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
         // Cairo and Pango: paints a Scene.
@@ -50,6 +55,7 @@ let package = Package(
             name: "SlidegateUI",
             dependencies: [
                 "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics", "CPixbuf",
+                "CPresent",
             ],
             swiftSettings: lean
         ),

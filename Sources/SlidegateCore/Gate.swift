@@ -457,6 +457,24 @@ package struct Gate: Sendable {
         let (slide, verification) = settled(at: now)
         var next = Earliest()
         next.consider(presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now))
+        next.consider(nextChangeBesidesTheSlider(after: now))
+        return next.time
+    }
+
+    /// The shimmer sweep under way at `now` (see `Presenter.sweep`).
+    package func shimmerSweep(at now: Double) -> (start: Double, end: Double)? {
+        guard exitStatus == nil else { return nil }
+        let (slide, verification) = settled(at: now)
+        return presenter.sweep(slide: slide.phase, verification: verification.state, entry: entry, at: now)
+    }
+
+    /// Like `nextDeadline`, leaving out the slider's own frames (the shimmer, a spring-back,
+    /// the field's shake): when a banner, the wheels, the countdown, a refusal or a time limit
+    /// next changes the scene or makes the gate act.
+    package func nextChangeBesidesTheSlider(after now: Double) -> Double? {
+        guard exitStatus == nil else { return nil }
+        let verification = settled(at: now).verification
+        var next = Earliest()
         next.consider(banners.nextChange(after: now, fps: settings.fps))
         next.consider(idleDeadline)
         next.consider(wheelsChange(after: now))

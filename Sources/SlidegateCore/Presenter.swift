@@ -87,6 +87,19 @@ package struct Presenter: Equatable, Sendable {
         }
     }
 
+    /// The shimmer sweep under way at `now`: when its band entered the text and when it has
+    /// left, so the sweep's frames can be made and handed over together; nil between sweeps
+    /// and while anything else shows.
+    package func sweep(
+        slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(), at now: Double
+    ) -> (start: Double, end: Double)? {
+        guard case .resting(let since) = slide, verification == .idle, !entry.isOpen, !text.isEmpty, !reduceMotion,
+            shimmer.bandCentre(elapsed: now - since) != nil
+        else { return nil }
+        let start = since + ((now - since) / shimmer.period).rounded(.down) * shimmer.period
+        return (start, start + shimmer.sweep)
+    }
+
     /// When the scene next changes without input, or nil when it will not.
     package func nextFrame(
         slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(), after now: Double

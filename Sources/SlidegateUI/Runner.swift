@@ -28,6 +28,8 @@ package final class Runner {
     private var gate: Gate
     private var surface: WindowSurface
     private var renderer: Renderer
+    /// The shimmer's sweeps handed to the X server ahead (nil without Present).
+    private var sweep: PresentedSweep?
     private var shown: Scene?
     /// Something other than time changed the scene (input, a new state or layout): paint
     /// in this pass even if no frame is due. A wake-up that changed nothing (a ping) paints
@@ -250,6 +252,7 @@ package final class Runner {
         blanking = Blanking(display)
         gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
+        sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: sliderOrigin)
     }
 
     private static func makeBuffer(
@@ -345,12 +348,24 @@ package final class Runner {
             // A pointer at 1000 Hz must not mean 1000 frames a second: a change waits for the
             // frame interval since the last paint, and then the newest state is painted.
             let inputWaits = changed && now < nextPaint
-            if (changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true {
-                try paint(at: now)
+            sweep?.finished(at: now)
+            // Input or a change ends a sweep handed over early; a wake-up for nothing else
+            // (a ping) leaves it running.
+            if changed { sweep?.cancel(surface: surface) }
+            var queuedUntil = sweep?.showsUntil
+            if queuedUntil == nil && ((changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true) {
+                if let until = try sweep?.queue(gate, at: now, fps: options.fps, shown: shown, surface: surface, renderer: renderer) {
+                    queuedUntil = until
+                } else {
+                    try paint(at: now)
+                }
                 nextPaint = max(nextPaint, now - frame / 4) + frame
                 changed = inputWaits
             }
-            deadline = gate.nextDeadline(after: now)
+            deadline = gate.nextDeadline(after: queuedUntil ?? now)
+            if let queuedUntil, let other = gate.nextChangeBesidesTheSlider(after: now), other < queuedUntil {
+                deadline = other
+            }
             frameDue = deadline
             if changed { deadline = min(deadline ?? .infinity, nextPaint) }
             // The clock after the slider: the first frame does not wait for it.
@@ -471,7 +486,9 @@ package final class Runner {
 
     private func relayout() throws(UserError) {
         gate.relayout(layout, at: monotonicNow())
+        sweep = nil
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
+        sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: sliderOrigin)
         wheelsPanel = nil
         if gateSettings.pinLength > 0 {
             if guardLink != nil {

@@ -6,10 +6,10 @@ import SlidegateRender
 import SlidegateXlib
 
 /// A window's back buffer (the slider's, the banner strip's, the message line's): a Cairo
-/// image in this process that a renderer paints into,
-/// of which only the changed rectangle is sent to the window (one PutImage), so a shimmer
-/// frame moves a few kilobytes and the X server composites nothing. Owns the image, the
-/// XImage header that describes it to Xlib, and a GC.
+/// image in this process that a renderer paints into, of which only the changed
+/// rectangles are sent to the window (a PutImage each), so a frame moves a few kilobytes
+/// and the X server composites nothing; or kept as pixmaps for frames handed over ahead
+/// (`PresentedSweep`). Owns the image, the XImage header that describes it to Xlib, and a GC.
 final class WindowSurface {
     private let display: XDisplay
     private let gc: GC
@@ -76,6 +76,15 @@ final class WindowSurface {
         } catch {
             throw UserError("cannot draw: \(error.description)", status: .internalError)
         }
+    }
+
+    /// A new pixmap holding `rect` of the image as it is now, for `drawable`'s screen and
+    /// depth (the caller frees it).
+    func pixmap(of rect: Rect, for drawable: Drawable, depth: Int32) -> Pixmap {
+        let r = rect.wholePixels
+        let pixmap = XCreatePixmap(display.pointer, drawable, UInt32(r.width), UInt32(r.height), UInt32(depth))
+        XPutImage(display.pointer, pixmap, gc, image, Int32(r.x), Int32(r.y), 0, 0, UInt32(r.width), UInt32(r.height))
+        return pixmap
     }
 
     /// Sends `rect` of the image (all of it by default) to the same place in `window`,

@@ -177,6 +177,29 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
         #expect(abs(g.nextDeadline(after: 1.349)! - 1.35) < 1e-9)
     }
 
+    /// What the UI hands to the X server ahead: the sweep under way, from the band's entry
+    /// to its exit, and nothing between sweeps or while the thumb moves.
+    @Test func theSweepUnderWayIsKnownFromItsStartToItsEnd() throws {
+        var g = gate()
+        let first = try #require(g.shimmerSweep(at: 0.4))
+        #expect(first.start == 0 && first.end == 1)
+        #expect(g.shimmerSweep(at: 1.5) == nil, "the pause")
+        let second = try #require(g.shimmerSweep(at: 2))
+        #expect(second.start == 2 && second.end == 3)
+        #expect(g.scene(at: second.end).label?.emphasis == .shimmer(band: nil), "it ends on the text without the band")
+        drag(&g, by: 10, at: 2.1)
+        #expect(g.shimmerSweep(at: 2.3) == nil)
+        #expect(gate(text: "").shimmerSweep(at: 0.4) == nil)
+    }
+
+    /// Besides the slider's own frames, a time limit makes the gate act: a sweep that it
+    /// falls in cannot be handed over whole.
+    @Test func theNextChangeBesidesTheSliderLeavesOutItsFrames() {
+        #expect(gate().nextChangeBesidesTheSlider(after: 0.4) == nil)
+        #expect(gate().nextDeadline(after: 0.4) != nil)
+        #expect(gate(timeout: 2.5).nextChangeBesidesTheSlider(after: 0.4) == 2.5)
+    }
+
     @Test func emptyTextMeansNoLabelAndNoFrames() {
         let g = gate(text: "")
         #expect(g.scene(at: 0.5).label == nil)

@@ -66,14 +66,52 @@ import Testing
     }
 
     /// Xvfb's modes carry no timings: its screen counts as 60 Hz, so `--fps 240` shimmers at
-    /// 60 frames a second (the UI wakes about 60 times in 2 s of sweep and pause, not 240).
-    @Test func aScreenWithoutTimingsCountsAs60Hz() throws {
+    /// 60 frames a second. Over 2 s (one sweep and one pause) the slider shows about 60
+    /// frames, and the UI, which hands each sweep to the X server with Present, wakes only a
+    /// few times (the guard's pings, a sweep's start), not once a frame. (The first sweep,
+    /// under way from the moment the thumb rests, is painted frame by frame.)
+    @Test func aScreenWithoutTimingsCountsAs60HzAndASweepIsHandedOver() throws {
         let gate = try lock(["--fps", "240"])
         let ui = try #require(children(of: gate.pid).first)
+        sleep(seconds: 1.1)
         let before = try #require(contextSwitches(of: ui))
-        sleep(seconds: 2)
+        let frames = client.frames(x: 100, y: 100, width: 600, height: 80, over: 2)
         let woke = try #require(contextSwitches(of: ui)) - before
-        #expect(woke > 30 && woke < 100, "the UI woke \(woke) times in 2 s")
+        #expect(frames > 20 && frames <= 75, "\(frames) frames in 2 s")
+        #expect(woke < 20, "the UI woke \(woke) times in 2 s")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
+    /// Pressing the thumb mid-sweep takes back the frames still queued with the server: from
+    /// then on the label holds still while the thumb is held.
+    @Test func inputMidSweepStopsTheQueuedFrames() throws {
+        let gate = try lock()
+        sleep(seconds: 1.1)
+        #expect(eventually(within: 3) { client.frames(x: 100, y: 100, width: 600, height: 80, over: 0.1) > 2 }, "a sweep runs")
+        client.move(140, 140)
+        client.button(true)
+        client.move(200, 140)
+        #expect(eventually(within: 0.15) { !thumbShown(at: 0) }, "the thumb follows at once")
+        sleep(seconds: 0.05)
+        #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 1) == 0, "nothing moves while the thumb is held")
+        client.button(false)
+        #expect(eventually(within: 1) { thumbShown(at: 0) }, "released, it springs back")
+        #expect(gate.isRunning)
+    }
+
+    /// A server without Present: the UI paints the sweep's frames itself, one a wake-up.
+    @Test func withoutPresentTheUIPaintsEachFrame() throws {
+        let plain = try VirtualScreen(arguments: ["-extension", "Present"])
+        let other = try Client(plain)
+        let gate = try plain.slidegate(Self.arguments)
+        #expect(eventually { other.brightness(140, 140) > 90 }, "locked: \(gate.standardError)")
+        let ui = try #require(children(of: gate.pid).first)
+        let before = try #require(contextSwitches(of: ui))
+        let frames = other.frames(x: 100, y: 100, width: 600, height: 80, over: 2)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(frames > 20 && frames <= 75, "\(frames) frames in 2 s")
+        #expect(woke > 30, "the UI woke \(woke) times in 2 s")
         gate.signal(SIGTERM)
         #expect(gate.wait() == 143)
     }

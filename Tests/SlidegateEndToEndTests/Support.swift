@@ -393,6 +393,28 @@ final class Client {
         return values
     }
 
+    /// How many times the pixels of a rectangle of the screen changed in `seconds`, read
+    /// about every 4 ms: the frames shown there (an animation at up to about 120 frames a
+    /// second; more are undercounted, never overcounted).
+    func frames(x: Int, y: Int, width: Int, height: Int, over seconds: Double) -> Int {
+        var previous: [UInt8]?
+        var changes = 0
+        let end = now() + seconds
+        while now() < end {
+            guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), ~0, ZPixmap) else {
+                Issue.record("cannot read the screen at \(x),\(y) \(width)x\(height)")
+                return changes
+            }
+            let count = Int(image.pointee.bytes_per_line) * height
+            let bytes = image.pointee.data.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+            sg_image_destroy(image)
+            if let previous, previous != bytes { changes += 1 }
+            previous = bytes
+            sleep(seconds: 0.004)
+        }
+        return changes
+    }
+
     /// One notch of the scroll wheel: down (button 5) or up (button 4).
     func scroll(down: Bool) {
         let button: UInt32 = down ? 5 : 4
