@@ -31,6 +31,8 @@ final class PresentedSweep {
     private let blank: Pixmap
     /// Seconds between vertical blanks of the window's monitor, once measured.
     private var blankInterval: Double?
+    /// Whether a sweep's frames are made.
+    var isMade: Bool { madeFor != nil }
     /// Until when queued frames are showing.
     private(set) var showsUntil: Double?
 

@@ -50,6 +50,9 @@ package final class Runner {
     /// animation's own code has run once and what only its first frames touched can go.
     private var shedAfterFirstFrame = true
     private var shedAtFirstRest = true
+    /// And once more after the shimmer's frames were first made and handed over: what making
+    /// them touched is not needed again while they stay the same.
+    private var shedAfterSweepMade = true
     /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
     private let auth: AuthSession?
     /// What was typed, for a prompt whose answer may be shown.
@@ -392,6 +395,10 @@ package final class Runner {
         }
         if shedAfterFirstFrame && shown != nil {
             shedAfterFirstFrame = false
+            shedStartupPages()
+        } else if shedAfterSweepMade && sweep?.isMade == true && deadline.map({ $0 - now > 0.5 }) ?? true {
+            shedAfterSweepMade = false
+            shedAtFirstRest = false
             shedStartupPages()
         } else if shedAtFirstRest && shown != nil && deadline.map({ $0 - now > 0.5 }) ?? true {
             shedAtFirstRest = false
