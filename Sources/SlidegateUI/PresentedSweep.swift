@@ -31,6 +31,14 @@ final class PresentedSweep {
     private let blank: Pixmap
     /// Seconds between vertical blanks of the window's monitor, once measured.
     private var blankInterval: Double?
+    /// Sweeps in a row that Present did not answer for in time, and whether it is given up
+    /// (after `patience` of them, or frames too big for `budget`): then every sweep is
+    /// painted frame by frame.
+    private var unanswered = 0
+    private var givenUp = false
+    static let patience = 3
+    /// Milliseconds to wait for Present's answer (a blank away, or a loaded server).
+    static let answerWait: Int32 = 250
     /// Whether a sweep's frames are made.
     var isMade: Bool { madeFor != nil }
     /// Until when queued frames are showing.
@@ -60,7 +68,7 @@ final class PresentedSweep {
     /// when the sweep cannot be handed over: the screen not showing the text without the
     /// band (a sweep already painted partly, like the one that starts at the moment the
     /// thumb comes to rest after locking), something else due to change before it ends, no
-    /// answer from Present (then it is not used again).
+    /// answer from Present in time.
     func queue(
         _ gate: Gate, at now: Double, fps: Int, shown: Scene?, surface: WindowSurface, renderer: Renderer
     ) throws(UserError) -> Double? {
@@ -117,28 +125,31 @@ final class PresentedSweep {
 
     /// The window's blank interval (measured once, between the next two blanks: a counter
     /// read between blanks comes with the time it was read, not the blank's) and its counter
-    /// now; nil, and Present left alone from then on, when the server does not answer.
+    /// now; nil when the server does not answer in time.
     private func blankNow() -> (interval: Double, msc: UInt64)? {
+        guard !givenUp else { return nil }
         var msc: UInt64 = 0
         var ust: UInt64 = 0
-        guard blankInterval != .infinity, sg_present_msc(display.pointer, window, 0, 100, &msc, &ust) else {
-            blankInterval = .infinity
-            return nil
-        }
-        if blankInterval == nil {
+        var answered = sg_present_msc(display.pointer, window, 0, Self.answerWait, &msc, &ust)
+        if answered && blankInterval == nil {
             var first: (msc: UInt64, ust: UInt64) = (0, 0)
             var second: (msc: UInt64, ust: UInt64) = (0, 0)
-            guard sg_present_msc(display.pointer, window, msc + 1, 100, &first.msc, &first.ust),
-                sg_present_msc(display.pointer, window, first.msc + 1, 100, &second.msc, &second.ust),
-                second.msc > first.msc, second.ust > first.ust
-            else {
-                blankInterval = .infinity
-                return nil
+            answered =
+                sg_present_msc(display.pointer, window, msc + 1, Self.answerWait, &first.msc, &first.ust)
+                && sg_present_msc(display.pointer, window, first.msc + 1, Self.answerWait, &second.msc, &second.ust)
+                && second.msc > first.msc && second.ust > first.ust
+            if answered {
+                blankInterval = Double(second.ust - first.ust) / 1e6 / Double(second.msc - first.msc)
+                msc = second.msc
             }
-            blankInterval = Double(second.ust - first.ust) / 1e6 / Double(second.msc - first.msc)
-            msc = second.msc
         }
-        return blankInterval.map { ($0, msc) }
+        guard answered, let blankInterval else {
+            unanswered += 1
+            givenUp = unanswered >= Self.patience
+            return nil
+        }
+        unanswered = 0
+        return (blankInterval, msc)
     }
 
     /// Paints the sweep's frames one after the other into the back buffer, from the
@@ -166,7 +177,7 @@ final class PresentedSweep {
                 guard bytes <= Self.budget else {
                     _ = try surface.paint(final, after: scene, with: renderer)
                     free()
-                    blankInterval = .infinity
+                    givenUp = true
                     return false
                 }
                 frames.append((surface.pixmap(of: rect, for: window, depth: depth), rect))
