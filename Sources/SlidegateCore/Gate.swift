@@ -457,7 +457,7 @@ package struct Gate: Sendable {
         let (slide, verification) = settled(at: now)
         var next = Earliest()
         next.consider(presenter.nextFrame(slide: slide.phase, verification: verification.state, entry: entry, after: now))
-        next.consider(nextChangeBesidesTheSlider(after: now))
+        next.consider(nextChange(after: now, verification: verification))
         return next.time
     }
 
@@ -473,7 +473,10 @@ package struct Gate: Sendable {
     /// next changes the scene or makes the gate act.
     package func nextChangeBesidesTheSlider(after now: Double) -> Double? {
         guard exitStatus == nil else { return nil }
-        let verification = settled(at: now).verification
+        return nextChange(after: now, verification: settled(at: now).verification)
+    }
+
+    private func nextChange(after now: Double, verification: Verification) -> Double? {
         var next = Earliest()
         next.consider(banners.nextChange(after: now, fps: settings.fps))
         next.consider(idleDeadline)

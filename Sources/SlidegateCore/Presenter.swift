@@ -116,10 +116,10 @@ package struct Presenter: Equatable, Sendable {
         case (.springing(_, let start), _):
             return min(nextFrame(from: start), start + Slide.springDuration)
         case (.resting(let since), .idle) where !text.isEmpty && !reduceMotion:
-            let elapsed = now - since
-            guard shimmer.bandCentre(elapsed: elapsed) != nil else { return since + shimmer.nextSweepStart(after: elapsed) }
-            let cycleStart = since + (elapsed / shimmer.period).rounded(.down) * shimmer.period
-            return min(nextFrame(from: since), cycleStart + shimmer.sweep)
+            guard let sweep = sweep(slide: slide, verification: verification, entry: entry, at: now) else {
+                return since + shimmer.nextSweepStart(after: now - since)
+            }
+            return min(nextFrame(from: since), sweep.end)
         default:
             return nil
         }

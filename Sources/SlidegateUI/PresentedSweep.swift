@@ -12,8 +12,8 @@ import SlidegateXlib
 /// queued with ones that draw nothing, and the back buffer — which holds the sweep's last
 /// frame, the text without the band — is sent over whatever the screen shows.
 ///
-/// One per slider buffer: a relayout makes a new one. Nil without Present (the frames are
-/// then painted one by one as they fall due).
+/// One per slider buffer: a relayout drops it, and the next sweep makes a new one. Nil
+/// without Present (the frames are then painted one by one as they fall due).
 final class PresentedSweep {
     private let display: XDisplay
     private let window: Window
@@ -72,7 +72,9 @@ final class PresentedSweep {
     func queue(
         _ gate: Gate, at now: Double, fps: Int, shown: Scene?, surface: WindowSurface, renderer: Renderer
     ) throws(UserError) -> Double? {
-        guard let sweep = gate.shimmerSweep(at: now), showsUntil == nil else { return nil }
+        // A frame of a sweep painted one by one shows the band: no need to look further.
+        guard shown?.label?.emphasis == .shimmer(band: nil), showsUntil == nil, let sweep = gate.shimmerSweep(at: now)
+        else { return nil }
         let final = gate.scene(at: sweep.end)
         guard shown == final, final.label?.emphasis == .shimmer(band: nil) else { return nil }
         if let other = gate.nextChangeBesidesTheSlider(after: now), other <= sweep.end { return nil }

@@ -28,7 +28,8 @@ package final class Runner {
     private var gate: Gate
     private var surface: WindowSurface
     private var renderer: Renderer
-    /// The shimmer's sweeps handed to the X server ahead (nil without Present).
+    /// The shimmer's sweeps handed to the X server ahead: made at the first sweep after a
+    /// relayout, not at start-up (nil before, and without Present).
     private var sweep: PresentedSweep?
     private var shown: Scene?
     /// Something other than time changed the scene (input, a new state or layout): paint
@@ -255,7 +256,6 @@ package final class Runner {
         blanking = Blanking(display)
         gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
-        sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: sliderOrigin)
     }
 
     private static func makeBuffer(
@@ -357,6 +357,9 @@ package final class Runner {
             if changed { sweep?.cancel(surface: surface) }
             var queuedUntil = sweep?.showsUntil
             if queuedUntil == nil && ((changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true) {
+                if sweep == nil, gate.shimmerSweep(at: now) != nil {
+                    sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: sliderOrigin)
+                }
                 if let until = try sweep?.queue(gate, at: now, fps: options.fps, shown: shown, surface: surface, renderer: renderer) {
                     queuedUntil = until
                 } else {
@@ -495,7 +498,6 @@ package final class Runner {
         gate.relayout(layout, at: monotonicNow())
         sweep = nil
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
-        sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: sliderOrigin)
         wheelsPanel = nil
         if gateSettings.pinLength > 0 {
             if guardLink != nil {
