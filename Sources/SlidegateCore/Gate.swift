@@ -412,6 +412,12 @@ package struct Gate: Sendable {
         return scene
     }
 
+    /// The slider as every lock first shows it: the thumb at rest, the label dim between
+    /// two sweeps, nothing else in the track (no countdown, banner, prompt or verdict).
+    package var restingScene: Scene {
+        presenter.scene(slide: .resting(since: 0), value: 0, verification: .idle, at: presenter.shimmer.sweep)
+    }
+
     /// `--countdown`: the whole seconds left until the timeout, counted up (2.1 s left shows 3).
     package func secondsLeft(at now: Double) -> Int? {
         deadline.map { Int(max(0, ($0 - now).rounded(.up))) }

@@ -61,6 +61,9 @@ package final class Guard {
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
+    /// Where the slider's first frame is kept between locks, and the checksum of the kept
+    /// frame put on the screen at this lock (0: none), which each UI is told.
+    private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
     /// `--auth pam` or `pin`: the helper, the secret, the keys.
     private let auth: AuthSession?
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
@@ -155,6 +158,8 @@ package final class Guard {
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         startUI()
         StartupTrace.mark("guard:ui-started")
+        // Over a picture the slider shows part of it, which the UI draws: no kept frame.
+        if options.image == nil { showFirstFrame() }
         shedStartupPages()
     }
 
@@ -340,6 +345,7 @@ package final class Guard {
             gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
             sendLayout()
             send(.state(gate.snapshot))
+            if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
             fallback?.invalidate()
         }
         cover.raise()
@@ -496,22 +502,8 @@ package final class Guard {
                 readUI()
                 return nil
             }
-            var settings = UISettings(
-                text: options.text, background: options.background, foreground: options.foreground, fps: fps,
-                unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
-            settings.countdown = options.countdown
-            settings.deadline = gate.deadline
-            settings.reduceMotion = options.reduceMotion
-            settings.rightToLeft = options.rightToLeft
-            settings.clockFormat = options.clockFormat
-            settings.dateFormat = options.dateFormat
-            settings.strings = options.strings
-            settings.theme = options.theme
-            settings.scale = scale
-            settings.image = options.image
-            settings.imageMode = options.imageMode
             send(.hello(protocol: GuardProtocol.version, build: Options.version))
-            send(.settings(settings))
+            send(.settings(uiSettings))
             send(
                 .windows(
                     cover: UInt64(cover.cover), slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
@@ -524,6 +516,54 @@ package final class Guard {
             uiRestartAt = monotonicNow() + restarts.died(after: 0)
             if fallback == nil && fallbackAt == nil { fallbackAt = monotonicNow() + FallbackSlider.delay }
         }
+    }
+
+    /// What the UI draws with.
+    private var uiSettings: UISettings {
+        var settings = UISettings(
+            text: options.text, background: options.background, foreground: options.foreground, fps: fps,
+            unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
+        settings.countdown = options.countdown
+        settings.deadline = gate.deadline
+        settings.reduceMotion = options.reduceMotion
+        settings.rightToLeft = options.rightToLeft
+        settings.clockFormat = options.clockFormat
+        settings.dateFormat = options.dateFormat
+        settings.strings = options.strings
+        settings.theme = options.theme
+        settings.scale = scale
+        settings.image = options.image
+        settings.imageMode = options.imageMode
+        return settings
+    }
+
+    /// Puts the slider's first frame kept from the last lock with the same settings in its
+    /// window, while the UI is still starting, and tells the UI where it is kept and what
+    /// was shown. The key: what the UI draws with (the timeout's moment aside, which differs
+    /// at every lock), the slider's size and depth, and the UI program's file.
+    private func showFirstFrame() {
+        let width = Int(cover.slider.width)
+        let height = Int(cover.slider.height)
+        let depth = Int(XDefaultDepth(display.pointer, display.screen))
+        var settings = uiSettings
+        settings.deadline = nil
+        var described: [UInt8] = []
+        GuardMessage.settings(settings).appendFrame(to: &described)
+        for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {
+            withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
+        }
+        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+        guard let file = FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: cacheHome, home: userDirectories().home)
+        else { return }
+        var shown: UInt64 = 0
+        if var kept = file.load(width: width, height: height, depth: depth),
+            cover.showInSlider(&kept.pixels, width: width, height: height)
+        {
+            shown = kept.checksum
+            StartupTrace.mark("guard:first-frame-shown")
+        }
+        firstFrame = (file, shown)
+        send(.firstFrame(path: file.path, key: file.key, shown: shown))
     }
 
     /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or

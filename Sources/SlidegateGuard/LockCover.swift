@@ -108,6 +108,35 @@ final class LockCover {
         XSetInputFocus(dpy, cover, RevertToParent, UInt(CurrentTime))
     }
 
+    /// Puts a frame of the slider window's size in it: `pixels` are 32-bit, X's ZPixmap
+    /// with the least significant byte first. False, with nothing drawn, when the frame is
+    /// another size or the window's visual is not 24- or 32-bit TrueColor with 8 bits each
+    /// for red, green and blue (what the UI draws in).
+    func showInSlider(_ pixels: inout [UInt8], width: Int, height: Int) -> Bool {
+        let dpy = display.pointer
+        let depth = XDefaultDepth(dpy, display.screen)
+        guard let visual = XDefaultVisual(dpy, display.screen), depth == 24 || depth == 32,
+            visual.pointee.red_mask == 0xff0000, visual.pointee.green_mask == 0x00ff00, visual.pointee.blue_mask == 0x0000ff,
+            width == Int(slider.width), height == Int(slider.height), pixels.count == width * height * 4
+        else { return false }
+        return pixels.withUnsafeMutableBytes { bytes in
+            guard
+                let image = XCreateImage(
+                    dpy, visual, UInt32(depth), ZPixmap, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(width),
+                    UInt32(height), 32, Int32(width * 4))
+            else { return false }
+            image.pointee.byte_order = LSBFirst
+            let gc = XCreateGC(dpy, sliderWindow, 0, nil)
+            XPutImage(dpy, sliderWindow, gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height))
+            XFreeGC(dpy, gc)
+            // The pixels are the caller's; only the header is freed here.
+            image.pointee.data = nil
+            sg_image_destroy(image)
+            XFlush(dpy)
+            return true
+        }
+    }
+
     private func describe() {
         let dpy = display.pointer
         let name = strdup("slidegate")

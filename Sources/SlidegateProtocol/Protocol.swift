@@ -79,6 +79,11 @@ import SlidegateCore
 //                 sent for a hidden prompt)
 //   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
 //   ping     (8)  u32 sequence: answer with `pong` of the same sequence
+//   first frame (15) string path, u64 key, u64 checksum: where the slider's first frame
+//                 is kept between locks and for which key (`FirstFrameFile`), and the
+//                 checksum of the kept frame the guard put in the slider window (0: none).
+//                 Once the UI has painted the slider at rest between two sweeps, it writes
+//                 that frame there unless its checksum is this one. Sent after `state`.
 //
 // UI → GUARD
 //   hello    (1)  u32 protocol, string build
@@ -89,7 +94,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 3
+    package static let version: UInt32 = 4
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -143,6 +148,7 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case keyPressed
     case ping(UInt32)
     case echo(String)
+    case firstFrame(path: String, key: UInt64, shown: UInt64)
 }
 
 /// What the UI tells the guard.
@@ -286,6 +292,11 @@ extension GuardMessage {
             case .ping(let sequence):
                 w.u8(8)
                 w.u32(sequence)
+            case .firstFrame(let path, let key, let shown):
+                w.u8(15)
+                w.string(path)
+                w.u64(key)
+                w.u64(shown)
             }
         }
     }
@@ -427,6 +438,7 @@ extension GuardMessage {
                 digits.append(d)
             }
             self = .input(.scramble(digits), at: time)
+        case 15: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
         case let kind: throw ProtocolError("unknown message kind \(kind)")
         }
         try r.end()

@@ -77,6 +77,9 @@ package final class Runner {
     private let wallpaper: Wallpaper?
     /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
     private var random = SystemRandomNumberGenerator()
+    /// Lock mode: where the slider's first frame is kept for the next lock, and the checksum
+    /// of what the guard showed from there, until the frame has been kept (or found kept).
+    private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
@@ -396,6 +399,7 @@ package final class Runner {
             StartupTrace.mark("ui:first-frame")
             drawnUntold = false
         }
+        if firstFrame != nil { keepFirstFrame() }
         if shedAfterFirstFrame && shown != nil {
             shedAfterFirstFrame = false
             shedStartupPages()
@@ -408,6 +412,28 @@ package final class Runner {
             shedStartupPages()
         }
         return .wait(until: deadline)
+    }
+
+    /// Lock mode: once the slider shows what every lock starts with, keeps it for the next
+    /// lock's guard to show while its UI starts, unless that is what the guard showed.
+    private func keepFirstFrame() {
+        guard let (file, kept) = firstFrame, var scene = shown else { return }
+        // The wheels and banners have windows of their own.
+        scene.wheels = nil
+        scene.banner = nil
+        guard scene == gate.restingScene else { return }
+        firstFrame = nil
+        let problem = surface.withPixels { (pixels) -> FileProblem? in
+            let checksum = FirstFrameFile.checksum(pixels)
+            guard checksum != kept else { return nil }
+            do throws(FileProblem) {
+                try file.store(pixels, width: surface.width, height: surface.height, depth: Int(stage.depth), checksum: checksum)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let problem = problem ?? nil { report("cannot keep the slider's first frame for the next lock: \(problem)") }
     }
 
     private func handleSignals() -> ExitStatus? {
@@ -442,6 +468,8 @@ package final class Runner {
                 continue
             case .ping(let sequence):
                 guardLink?.send(.pong(sequence))
+            case .firstFrame(let path, let key, let shown):
+                firstFrame = (FirstFrameFile(path: path, key: key), shown)
             case .echo(let text):
                 echoText = text
                 changed = true

@@ -87,6 +87,15 @@ final class WindowSurface {
         return pixmap
     }
 
+    /// The whole image as X's 32-bit ZPixmap rows, least significant byte first (nil if
+    /// its rows are padded, which Cairo does not do for ARGB32).
+    func withPixels<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard cairo_image_surface_get_stride(surface) == Int32(width * 4), let data = cairo_image_surface_get_data(surface) else {
+            return nil
+        }
+        return body(UnsafeRawBufferPointer(start: data, count: width * height * 4))
+    }
+
     /// Sends `rect` of the image (all of it by default) to the same place in `window`,
     /// the image's top-left corner at `origin`.
     func present(on window: Window, rect: Rect? = nil, at origin: (x: Int32, y: Int32) = (0, 0)) {

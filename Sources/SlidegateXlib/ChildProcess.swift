@@ -113,6 +113,9 @@ package final class ChildProcess {
 package final class Executable {
     package let path: String
     private let descriptor: FileDescriptor
+    /// The file's device, inode, size and modification time: another build or a
+    /// reinstalled package is another identity.
+    package let identity: [UInt64]
 
     /// Opens `path` (O_PATH: nothing is read); throws when it is missing or not executable.
     package init(_ path: String) throws(SystemError) {
@@ -127,6 +130,10 @@ package final class Executable {
             descriptor.close()
             throw SystemError(path, code: EACCES)
         }
+        identity = [
+            UInt64(info.st_dev), UInt64(info.st_ino), UInt64(info.st_size), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
+            UInt64(info.st_mtim.tv_nsec),
+        ]
     }
 
     deinit {

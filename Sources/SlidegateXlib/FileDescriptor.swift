@@ -46,9 +46,9 @@ package struct FileDescriptor: Hashable, Sendable {
         return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
 
-    /// Opens `path` with `flags` (O_CLOEXEC is added).
-    package static func open(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingInterrupts("open \(path)") { Glibc.open(path, flags | O_CLOEXEC) })
+    /// Opens `path` with `flags` (O_CLOEXEC is added), creating it with `mode` if asked to.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingInterrupts("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
     /// Opens `path` as a location only (O_PATH: nothing is read, the file can still be
@@ -113,7 +113,6 @@ package struct FileDescriptor: Hashable, Sendable {
         }
     }
 
-    /// Writes all of `bytes`, blocking if it must.
     /// Reads to the end of a small file: its bytes, or nil when it holds more than `limit`.
     package func readToEnd(limit: Int) throws(SystemError) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
@@ -126,6 +125,18 @@ package struct FileDescriptor: Hashable, Sendable {
         return count > limit ? nil : Array(bytes[..<count])
     }
 
+    /// Fills `buffer` from the file; false when the file ends first.
+    package func readFully(into buffer: inout [UInt8]) throws(SystemError) -> Bool {
+        var count = 0
+        while count < buffer.count {
+            let n = try retryingInterrupts("read") { buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, $0.count - count) } }
+            if n == 0 { return false }
+            count += n
+        }
+        return true
+    }
+
+    /// Writes all of `bytes`, blocking if it must.
     package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         var done = 0
         while done < bytes.count {
@@ -139,6 +150,15 @@ package struct FileDescriptor: Hashable, Sendable {
 /// What is wrong with a file slidegate reads, for "FILE: problem" messages.
 package struct FileProblem: Error, Equatable, CustomStringConvertible {
     package var description: String
+
+    package init(description: String) {
+        self.description = description
+    }
+
+    /// What `doing` ran into: "mkdir /x: Permission denied".
+    package init(errno code: Int32, doing: String) {
+        description = "\(doing): \(String(cString: strerror(code)))"
+    }
 }
 
 /// The text of a small regular file (a configuration file, a theme's settings): its UTF-8

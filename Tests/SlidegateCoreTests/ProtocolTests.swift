@@ -64,6 +64,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .input(.unlockCommandFinished(succeeded: true), at: 8),
         .keyPressed,
         .ping(7),
+        .firstFrame(path: "/home/ann/.cache/slidegate/slider-560x80", key: UInt64.max, shown: 0),
     ])
     func guardMessagesRoundTrip(_ message: GuardMessage) throws {
         let found = try bodies(message.frame)

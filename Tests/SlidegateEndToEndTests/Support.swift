@@ -126,6 +126,17 @@ let slidegatePath: String = {
     return dir + "/slidegate"
 }()
 
+/// The cache directory of this test run's slidegates (their kept first frames), removed
+/// when the run ends.
+let testCacheHome: String = {
+    var template = Array("/tmp/slidegate-tests-cache.XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { return "/tmp/slidegate-tests-cache" }
+    // atexit takes no context: the path goes through the environment.
+    setenv("SLIDEGATE_TEST_CACHE", made, 1)
+    atexit { _ = system("rm -rf \"$SLIDEGATE_TEST_CACHE\"") }
+    return String(cString: made)
+}()
+
 /// An X server of its own for one test, started with -displayfd so it is ready when its
 /// number is known: Xvfb, or Xorg with the dummy driver (real RandR: monitors can be
 /// plugged in, unplugged and made primary).
@@ -176,16 +187,20 @@ final class VirtualScreen {
         return child.wait(timeout: 10)
     }
 
-    /// Starts slidegate on this screen (outside any Wayland session).
+    /// Starts slidegate (`program`, the built one by default) on this screen, outside any
+    /// Wayland session.
     func slidegate(
-        _ arguments: [String], environment: [String: String?] = [:], keep: [Int32] = [], stdout: String = "/dev/null"
+        _ arguments: [String], environment: [String: String?] = [:], keep: [Int32] = [], stdout: String = "/dev/null",
+        program: String = slidegatePath
     ) throws -> Child {
         var env = environment
         env["DISPLAY"] = name
         if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
         // No configuration file of the machine's user: a test says what it runs with.
         if env.index(forKey: "XDG_CONFIG_HOME") == nil { env["XDG_CONFIG_HOME"] = "/nonexistent/slidegate-tests" }
-        return try Child(slidegatePath, arguments, environment: env, stdout: stdout, keep: keep)
+        // Kept first frames go to this run's own directory, not the machine user's cache.
+        if env.index(forKey: "XDG_CACHE_HOME") == nil { env["XDG_CACHE_HOME"] = testCacheHome }
+        return try Child(program, arguments, environment: env, stdout: stdout, keep: keep)
     }
 
     func slidegate(_ arguments: String...) throws -> Child {
@@ -397,22 +412,32 @@ final class Client {
     /// about every 4 ms: the frames shown there (an animation at up to about 120 frames a
     /// second; more are undercounted, never overcounted).
     func frames(x: Int, y: Int, width: Int, height: Int, over seconds: Double) -> Int {
-        var previous: [UInt8]?
+        var previous: [UInt32]?
         var changes = 0
         let end = now() + seconds
         while now() < end {
-            guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), ~0, ZPixmap) else {
-                Issue.record("cannot read the screen at \(x),\(y) \(width)x\(height)")
-                return changes
-            }
-            let count = Int(image.pointee.bytes_per_line) * height
-            let bytes = image.pointee.data.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
-            sg_image_destroy(image)
-            if let previous, previous != bytes { changes += 1 }
-            previous = bytes
+            guard let pixels = pixels(x: x, y: y, width: width, height: height) else { return changes }
+            if let previous, previous != pixels { changes += 1 }
+            previous = pixels
             sleep(seconds: 0.004)
         }
         return changes
+    }
+
+    /// A rectangle of the screen in one read, row by row, each pixel 0xRRGGBB; nil (and the
+    /// test fails) when it cannot be read.
+    func pixels(x: Int, y: Int, width: Int, height: Int) -> [UInt32]? {
+        guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), ~0, ZPixmap) else {
+            Issue.record("cannot read the screen at \(x),\(y) \(width)x\(height)")
+            return nil
+        }
+        defer { sg_image_destroy(image) }
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for row in 0..<height {
+            for column in 0..<width { pixels.append(UInt32(truncatingIfNeeded: sg_image_pixel(image, Int32(column), Int32(row))) & 0xffffff) }
+        }
+        return pixels
     }
 
     /// One notch of the scroll wheel: down (button 5) or up (button 4).

@@ -1,0 +1,129 @@
+import Glibc
+
+/// The slider's first frame, kept in a file between locks so that the guard can put it on
+/// the screen the moment the screen is covered, while the UI is still starting (a cold UI
+/// takes 20–30 ms to its first frame: 51 libraries, fonts, shaping). Every lock starts
+/// from the same frame: the thumb at rest, the label dim between two sweeps. The UI writes
+/// it once it has painted that frame; the guard shows it only when the file was written for
+/// the same key (the settings the guard sends the UI, the slider's size and depth, and the
+/// UI program's file) and its pixels match their checksum. The guard tells the UI the
+/// checksum of what it showed, so a file that no longer matches what the UI paints (other
+/// fonts installed, a theme's images edited in place) is written anew at the next lock.
+///
+/// The file, `$XDG_CACHE_HOME/slidegate/slider-WIDTHxHEIGHT` (`~/.cache` without the
+/// variable), mode 0600, written to a temporary name and renamed over the old one:
+///
+///     4 bytes "SGSS", u32 version (1), u64 key, u32 width, u32 height, u32 depth,
+///     u32 0, u64 checksum of the pixels, then width × height 32-bit pixels, rows top
+///     to bottom: X's ZPixmap for a 24- or 32-bit TrueColor visual, least significant
+///     byte first (Cairo's ARGB32 on this machine's byte order).
+///
+/// Integers are little-endian. Nothing in it is secret: the label, the colours, the thumb.
+package struct FirstFrameFile: Equatable, Sendable {
+    package var path: String
+    /// What the file must have been written for.
+    package var key: UInt64
+
+    package static let headerSize = 40
+    static let magic: [UInt8] = Array("SGSS".utf8)
+    static let version: UInt32 = 1
+
+    package init(path: String, key: UInt64) {
+        self.path = path
+        self.key = key
+    }
+
+    /// The file for a slider this size in the user's cache directory; nil without
+    /// `XDG_CACHE_HOME` or a home directory.
+    package init?(width: Int, height: Int, key: UInt64, cacheHome: String?, home: String?) {
+        let directory: String
+        if let cacheHome, cacheHome.hasPrefix("/") {
+            directory = cacheHome
+        } else if let home, home.hasPrefix("/") {
+            directory = home + "/.cache"
+        } else {
+            return nil
+        }
+        self.init(path: "\(directory)/slidegate/slider-\(width)x\(height)", key: key)
+    }
+
+    /// A 64-bit FNV-1a hash of `bytes`, continuing from `hash`: the key's parts are fed
+    /// through it in turn.
+    package static func hash(_ bytes: some Sequence<UInt8>, into hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var h = hash
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// The pixels' checksum: FNV-1a over 64-bit words, then the bytes left over (a frame
+    /// of 1.7 MB is summed in about a millisecond). Never 0, which means "nothing shown".
+    package static func checksum(_ pixels: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let words = pixels.count / 8
+        for i in 0..<words { h = (h ^ pixels.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* 0x100_0000_01b3 }
+        h = hash(pixels[(words * 8)...], into: h)
+        return h == 0 ? 1 : h
+    }
+
+    /// The header for `pixels` of a `width` × `height` frame of `depth`.
+    static func header(key: UInt64, width: Int, height: Int, depth: Int, checksum: UInt64) -> [UInt8] {
+        var bytes = magic
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        append(version)
+        append(key)
+        append(UInt32(width))
+        append(UInt32(height))
+        append(UInt32(depth))
+        append(UInt32(0))
+        append(checksum)
+        return bytes
+    }
+
+    /// The frame's pixels and their checksum, if the file holds a `width` × `height` frame
+    /// of `depth` written for this key whose pixels match their checksum; nil otherwise (no
+    /// file, another key or size, a short, long or damaged file, not a regular file).
+    package func load(width: Int, height: Int, depth: Int) -> (pixels: [UInt8], checksum: UInt64)? {
+        let size = Self.headerSize + width * height * 4
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
+        defer { file.close() }
+        var info = stat()
+        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == size else { return nil }
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        guard (try? file.readFully(into: &header)) == true else { return nil }
+        let stored = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }.littleEndian
+        guard header == Self.header(key: key, width: width, height: height, depth: depth, checksum: stored) else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        guard (try? file.readFully(into: &pixels)) == true, pixels.withUnsafeBytes(Self.checksum) == stored else { return nil }
+        return (pixels, stored)
+    }
+
+    /// Writes the frame unless `checksum` says the file holds it already; creates the
+    /// directories (0700) it needs.
+    package func store(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, depth: Int, checksum: UInt64)
+        throws(FileProblem)
+    {
+        var parts = path.split(separator: "/").dropLast()
+        var directory = ""
+        while !parts.isEmpty {
+            directory += "/" + parts.removeFirst()
+            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileProblem(errno: errno, doing: "mkdir \(directory)") }
+        }
+        let temporary = "\(path).\(getpid())"
+        do {
+            let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o600)
+            defer { file.close() }
+            try file.writeAll(Self.header(key: key, width: width, height: height, depth: depth, checksum: checksum))
+            try file.writeAll(pixels)
+        } catch {
+            unlink(temporary)
+            throw FileProblem(errno: error.code, doing: "write \(temporary)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileProblem(errno: code, doing: "rename to \(path)")
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Glibc
+import Testing
+
+/// The slider's first frame kept between locks: the guard puts it on the screen while the
+/// UI is still starting, and the UI keeps it up to date. A "slow" lock's UI reads its font
+/// configuration from a FIFO, and so waits until the test writes it there: meanwhile, what
+/// shows in the slider is the guard's alone.
+@Suite(.serialized) final class FirstFrameTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    /// Holds the cache and the FIFO.
+    let directory: String
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        var template = Array("/tmp/slidegate-first-frame.XXXXXX".utf8CString)
+        directory = String(cString: try #require(mkdtemp(&template)))
+        #expect(mkfifo(directory + "/fonts.conf", 0o600) == 0)
+    }
+
+    deinit {
+        _ = system("rm -rf '\(directory)'")
+    }
+
+    var keptPath: String { directory + "/cache/slidegate/slider-600x80" }
+
+    /// Locks; the UI waits for `startUI`.
+    func slowLock() throws -> Child {
+        try screen.slidegate(
+            LockModeTests.arguments, environment: ["XDG_CACHE_HOME": directory + "/cache", "FONTCONFIG_FILE": directory + "/fonts.conf"])
+    }
+
+    /// Lets the waiting UI go on: its font configuration (the machine's) goes into the FIFO.
+    func startUI() {
+        var fd: Int32 = -1
+        #expect(eventually { fd = open(directory + "/fonts.conf", O_WRONLY | O_NONBLOCK); return fd >= 0 }, "the UI opened the FIFO")
+        let text = Array("<?xml version=\"1.0\"?>\n<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n".utf8)
+        #expect(write(fd, text, text.count) == text.count)
+        close(fd)
+    }
+
+    func unlock(_ gate: Child) {
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    /// The slider on the screen, each pixel 0xRRGGBB.
+    func slider() -> [UInt32] {
+        client.pixels(x: 100, y: 100, width: 600, height: 80) ?? []
+    }
+
+    /// The kept file: its header's checksum and its pixels as 0xRRGGBB.
+    func kept() -> (checksum: UInt64, pixels: [UInt32])? {
+        guard let bytes = readBytes(keptPath), bytes.count == 40 + 600 * 80 * 4 else { return nil }
+        let checksum = bytes[32..<40].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let pixels = stride(from: 40, to: bytes.count, by: 4).map {
+            UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16
+        }
+        return (checksum, pixels)
+    }
+
+    /// Replaces the kept pixels with `colour` (0xRRGGBB); with `sealed`, the checksum is
+    /// made to match, else the file is left damaged.
+    func overwriteKept(with colour: UInt32, sealed: Bool) throws {
+        var bytes = try #require(readBytes(keptPath))
+        for offset in stride(from: 40, to: bytes.count, by: 4) {
+            for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: (colour | 0xff00_0000) >> (8 * UInt32(i))) }
+        }
+        if sealed {
+            let sum = checksum(bytes[40...])
+            for i in 0..<8 { bytes[32 + i] = UInt8(truncatingIfNeeded: sum >> (8 * UInt64(i))) }
+        }
+        #expect(writeBytes(bytes, to: keptPath))
+    }
+
+    @Test func theFrameKeptAtOneLockShowsAtTheNextBeforeItsUIStarts() throws {
+        let first = try slowLock()
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(first.standardError)")
+        sleep(seconds: 0.3)
+        #expect(!thumbShown(at: 0), "nothing kept yet: the slider waits for the UI")
+        startUI()
+        #expect(eventually(within: 5) { kept() != nil }, "the UI keeps the slider at rest: \(first.standardError)")
+        let frame = try #require(kept())
+        #expect(frame.pixels == slider(), "what is kept is what the screen shows between sweeps")
+        unlock(first)
+        let inode = try #require(inodeNumber(keptPath))
+
+        let second = try slowLock()
+        #expect(eventually { covered() && thumbShown(at: 0) }, "\(second.standardError)")
+        sleep(seconds: 0.3)
+        #expect(slider() == frame.pixels, "the kept frame, whole, while the UI waits")
+        startUI()
+        // The UI comes to the slider at rest within a sweep and a pause, and checks it.
+        sleep(seconds: 2.5)
+        #expect(eventually { slider() == frame.pixels })
+        #expect(inodeNumber(keptPath) == inode, "a kept frame that matches is not written again")
+        unlock(second)
+    }
+
+    @Test func aKeptFrameThatNoLongerMatchesIsShownOnceThenWrittenAnewAndADamagedOneNotAtAll() throws {
+        let first = try slowLock()
+        startUI()
+        #expect(eventually(within: 5) { kept() != nil }, "\(first.standardError)")
+        let frame = try #require(kept())
+        unlock(first)
+
+        // As if the fonts changed since: the file is whole, its frame is not the UI's.
+        try overwriteKept(with: 0xff0000, sealed: true)
+        let stale = try slowLock()
+        #expect(eventually { client.pixel(400, 140) == (255, 0, 0) }, "the guard shows what was kept: \(stale.standardError)")
+        startUI()
+        #expect(eventually(within: 5) { kept()?.pixels == frame.pixels }, "the UI writes the frame it painted")
+        #expect(eventually { slider() == frame.pixels })
+        unlock(stale)
+
+        try overwriteKept(with: 0x00ff00, sealed: false)
+        let damaged = try slowLock()
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(damaged.standardError)")
+        sleep(seconds: 0.3)
+        #expect(client.pixel(400, 140) != (0, 255, 0) && !thumbShown(at: 0), "a damaged file shows nothing")
+        startUI()
+        #expect(eventually(within: 5) { kept()?.pixels == frame.pixels }, "and is written anew")
+        unlock(damaged)
+    }
+}
+
+/// The kept file's checksum: FNV-1a over little-endian 64-bit words, then the bytes left
+/// over; never 0.
+private func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    let words = bytes.count / 8
+    let base = bytes.startIndex
+    for w in 0..<words {
+        let word = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[base + w * 8 + $1]) << (8 * UInt64($1)) }
+        h = (h ^ word) &* 0x100_0000_01b3
+    }
+    for byte in bytes[(base + words * 8)...] { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return h == 0 ? 1 : h
+}
+
+private func inodeNumber(_ path: String) -> UInt? {
+    var info = stat()
+    return stat(path, &info) == 0 ? UInt(info.st_ino) : nil
+}
+
+private func readBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case let n = fread(&buffer, 1, buffer.count, file), n > 0 { bytes += buffer[..<n] }
+    return bytes
+}
+
+private func writeBytes(_ bytes: [UInt8], to path: String) -> Bool {
+    guard let file = fopen(path, "w") else { return false }
+    defer { fclose(file) }
+    return fwrite(bytes, 1, bytes.count, file) == bytes.count
+}

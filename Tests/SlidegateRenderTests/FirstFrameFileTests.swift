@@ -1,0 +1,52 @@
+import Glibc
+import SlidegateXlib
+import Testing
+
+/// The kept first frame's file: where it goes, and that only the frame written for the same
+/// key, size and depth, undamaged, comes back.
+@Suite struct FirstFrameFileTests {
+    @Test func itLivesInTheCacheDirectoryNamedForTheSlidersSize() {
+        #expect(FirstFrameFile(width: 560, height: 80, key: 1, cacheHome: "/c", home: "/h")?.path == "/c/slidegate/slider-560x80")
+        #expect(FirstFrameFile(width: 560, height: 80, key: 1, cacheHome: nil, home: "/h")?.path == "/h/.cache/slidegate/slider-560x80")
+        #expect(
+            FirstFrameFile(width: 5, height: 8, key: 1, cacheHome: "relative", home: "/h")?.path == "/h/.cache/slidegate/slider-5x8",
+            "a relative XDG_CACHE_HOME is ignored, as the XDG spec says")
+        #expect(FirstFrameFile(width: 5, height: 8, key: 1, cacheHome: nil, home: nil) == nil)
+    }
+
+    @Test func onlyTheFrameWrittenForTheSameKeySizeAndDepthUndamagedComesBack() throws {
+        var template = Array("/tmp/slidegate-frame-file.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = system("rm -rf '\(directory)'") }
+        let file = try #require(FirstFrameFile(width: 3, height: 2, key: 42, cacheHome: directory + "/a/b", home: nil))
+        let pixels: [UInt8] = (0..<24).map { UInt8($0 * 7) }
+        let checksum = pixels.withUnsafeBytes(FirstFrameFile.checksum)
+        try pixels.withUnsafeBytes { try file.store($0, width: 3, height: 2, depth: 24, checksum: checksum) }
+
+        var info = stat()
+        #expect(stat(directory + "/a/b/slidegate", &info) == 0 && info.st_mode & 0o777 == 0o700, "directories made private")
+        #expect(stat(file.path, &info) == 0 && info.st_mode & 0o777 == 0o600 && info.st_size == 40 + 24)
+        let loaded = try #require(file.load(width: 3, height: 2, depth: 24))
+        #expect(loaded.pixels == pixels && loaded.checksum == checksum)
+
+        #expect(FirstFrameFile(path: file.path, key: 43).load(width: 3, height: 2, depth: 24) == nil, "another key")
+        #expect(file.load(width: 2, height: 3, depth: 24) == nil, "another size")
+        #expect(file.load(width: 3, height: 2, depth: 32) == nil, "another depth")
+
+        let fd = open(file.path, O_WRONLY)
+        #expect(pwrite(fd, [0xff], 1, 40 + 5) == 1)
+        close(fd)
+        #expect(file.load(width: 3, height: 2, depth: 24) == nil, "a damaged pixel")
+
+        #expect(symlink(file.path, directory + "/link") == 0)
+        #expect(FirstFrameFile(path: directory + "/link", key: 42).load(width: 3, height: 2, depth: 24) == nil, "not through a link")
+    }
+
+    @Test func theChecksumTakesEveryByteAndIsNeverZero() {
+        let a: [UInt8] = Array(repeating: 0, count: 13)
+        var b = a
+        b[12] = 1
+        #expect(a.withUnsafeBytes(FirstFrameFile.checksum) != b.withUnsafeBytes(FirstFrameFile.checksum))
+        #expect([UInt8]().withUnsafeBytes(FirstFrameFile.checksum) != 0)
+    }
+}
