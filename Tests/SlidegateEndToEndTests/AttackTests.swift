@@ -195,7 +195,9 @@ import Testing
         }
         #expect(link(slidegatePath, directory + "/slidegate") == 0 || copyFile(slidegatePath, directory + "/slidegate"))
         #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
-        let gate = try Child(directory + "/slidegate", LockModeTests.arguments, environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+        let gate = try Child(
+            directory + "/slidegate", LockModeTests.arguments,
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"])
         #expect(eventually { covered() && !client.canGrabKeyboard() })
         let locked = now()
         #expect(eventually(within: 3) { thumbShown(at: 0) }, "the guard draws a slider: \(gate.standardError)")
@@ -215,7 +217,8 @@ import Testing
         while let connection = XOpenDisplay(crowded.name) { fillers.append(connection) }
         let freed = fillers.popLast()
         XCloseDisplay(try #require(freed, "the server took some connections"))
-        let gate = try crowded.slidegate(LockModeTests.arguments)
+        // No kept first frame: what shows is the guard's own drawing.
+        let gate = try crowded.slidegate(LockModeTests.arguments, environment: ["XDG_CACHE_HOME": "/dev/null"])
         #expect(eventually { !probe.canGrabKeyboard() && probe.pixel(5, 5) == (16, 32, 48) }, "the guard took the last slot and locked")
         #expect(eventually(within: 3) { probe.thumbShown(at: 0, threshold: 90) }, "a plain slider: \(gate.standardError)")
         #expect(gate.standardError.contains("drawing a plain slider"))
@@ -228,7 +231,7 @@ import Testing
         // its libraries.
         let gate = try Child(
             "/bin/sh", ["-c", "ulimit -v 30000; exec \"$0\" \"$@\"", slidegatePath] + LockModeTests.arguments,
-            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset])
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"])
         #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
         #expect(eventually(within: 3) { thumbShown(at: 0) }, "a plain slider: \(gate.standardError)")
         #expect(gate.standardError.contains("drawing a plain slider"))

@@ -217,7 +217,7 @@ import Testing
             "/usr/bin/setpriv",
             ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", slidegatePath] + LockModeTests.arguments
                 + ["--auth", "pam", "--pam-service", service],
-            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "HOME": "/tmp"])
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "HOME": "/tmp", "XDG_CACHE_HOME": "/dev/null"])
         #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
         let started = now()
         type("wrong")
