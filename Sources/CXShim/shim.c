@@ -132,6 +132,10 @@ int sg_shed_startup_pages(void) {
     char line[512];
     unsigned long start = 0, end = 0;
     int candidate = 0, writable = 0, dropped = 0;
+    /* Mappings never written are dropped whole, but last: code this function runs after
+       dropping them (reading smaps, pread) would be mapped again and stay. */
+    struct { unsigned long start, end; } unwritten[256];
+    int unwrittenCount = 0;
     while (fgets(line, sizeof line, smaps)) {
         if (starts_mapping(line)) {
             char *cursor;
@@ -149,7 +153,11 @@ int sg_shed_startup_pages(void) {
             candidate = inode != 0 && *cursor == '/' && !(writable && perms[3] == 's');
         } else if (candidate && strncmp(line, "Anonymous:", 10) == 0) {
             if (!writable && strtoul(line + 10, NULL, 10) == 0) {
-                if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) dropped++;
+                if (unwrittenCount < (int)(sizeof unwritten / sizeof unwritten[0])) {
+                    unwritten[unwrittenCount].start = start;
+                    unwritten[unwrittenCount].end = end;
+                    unwrittenCount++;
+                }
             } else if (pagemap >= 0 && drop_clean_file_pages(pagemap, start, end) > 0) {
                 /* Written data and relocations were copied and stay; the rest goes. */
                 dropped++;
@@ -159,5 +167,8 @@ int sg_shed_startup_pages(void) {
     }
     if (pagemap >= 0) close(pagemap);
     fclose(smaps);
+    for (int i = 0; i < unwrittenCount; i++) {
+        if (madvise((void *)unwritten[i].start, unwritten[i].end - unwritten[i].start, MADV_DONTNEED) == 0) dropped++;
+    }
     return dropped;
 }

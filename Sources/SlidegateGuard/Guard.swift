@@ -61,6 +61,10 @@ package final class Guard {
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
+    /// Whether to give back pages once more when the UI first answers a ping: code that the
+    /// first ping, the first wait for it and the first answer ran once (metadata the
+    /// Swift runtime makes at first use) is not needed again.
+    private var shedAfterFirstAnswer = true
     /// Where the slider's first frame is kept between locks, and the checksum of the kept
     /// frame put on the screen at this lock (0: none), which each UI is told.
     private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
@@ -480,6 +484,10 @@ package final class Guard {
                 if fallbackAt != nil { shedStartupPages() }
                 fallbackAt = nil
                 fallback = nil
+            }
+            if received.answered && shedAfterFirstAnswer {
+                shedAfterFirstAnswer = false
+                shedStartupPages()
             }
             if received.answered, nextPing == nil {
                 let now = monotonicNow()
