@@ -571,12 +571,15 @@ struct FrameWriter {
         string(build)
     }
 
-    mutating func u32(_ v: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
-    }
+    mutating func u32(_ v: UInt32) { littleEndian(UInt64(v), bytes: 4) }
 
-    mutating func u64(_ v: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { body.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+    mutating func u64(_ v: UInt64) { littleEndian(v, bytes: 8) }
+
+    /// The low `bytes` bytes of `v`, least significant first. (A loop over a range, not
+    /// `stride`: a stride's iterator is generic code of the standard library that the
+    /// linker cannot place with the rest of what a resting lock runs.)
+    private mutating func littleEndian(_ v: UInt64, bytes: Int) {
+        for i in 0..<bytes { body.append(UInt8(truncatingIfNeeded: v >> UInt64(8 * i))) }
     }
 
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
