@@ -10,6 +10,17 @@ let lean: [SwiftSetting] = [
     ])
 ]
 
+// Each program's code is linked (with lld) in the order of linker/*.order: what a resting
+// lock runs first, together, then what a drag adds (scripts/hot-functions.py writes the
+// lists). The kernel maps code in 64 KiB windows around each page touched, so a resting lock
+// whose functions lie scattered keeps a window mapped per function; together, a few.
+func codeOrder(_ list: String) -> LinkerSetting {
+    let directory = String(#filePath.dropLast("Package.swift".count))
+    return .unsafeFlags([
+        "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(directory)linker/\(list).order", "-Xlinker", "--no-warn-symbol-ordering",
+    ])
+}
+
 let package = Package(
     name: "slidegate",
     products: [
@@ -64,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "slidegate", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateGuard"], swiftSettings: lean,
             linkerSettings: [
-                .unsafeFlags(["-static-executable"]),
+                .unsafeFlags(["-static-executable"]), codeOrder("guard"),
                 // Static libraries, each before the ones it uses.
                 .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xi"), .linkedLibrary("Xfixes"),
                 .linkedLibrary("Xss"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"),
@@ -72,7 +83,9 @@ let package = Package(
                 .linkedLibrary("bsd"), .linkedLibrary("md"),
             ]
         ),
-        .executableTarget(name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean),
+        .executableTarget(
+            name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean,
+            linkerSettings: [codeOrder("ui")]),
         // Checks answers with PAM, and PINs with libxcrypt, for the guard; the only program
         // that loads PAM modules. Also writes the PIN file (`slidegate --set-pin`).
         .executableTarget(
