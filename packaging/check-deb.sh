@@ -41,6 +41,7 @@ listed() { local f; for f in $expected_files; do dpkg -L slidegate | grep -qx "$
 check "dpkg -L lists every file" listed
 check "slidegate --version prints ${version%-*}" test "$(/usr/bin/slidegate --version)" = "slidegate ${version%-*}"
 check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/man1/slidegate.1.gz
+check "the man page is whole (down to SEE ALSO)" bash -c "man slidegate 2>/dev/null | grep -q 'SEE ALSO'"
 check "/etc/pam.d/slidegate is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q /etc/pam.d/slidegate"
 
 lock_and_unlock() {

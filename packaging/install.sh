@@ -41,7 +41,8 @@ if [ ! -e "$pam" ]; then
   install -d "$(dirname "$pam")"
   install -m 0644 packaging/pam.d/slidegate "$pam"
 fi
-scdoc < packaging/slidegate.1.scd | gzip -9n > "$root/share/man/man1/slidegate.1.gz"
+scdoc < packaging/slidegate.1.scd > "$root/share/man/man1/slidegate.1"
+gzip -9nf "$root/share/man/man1/slidegate.1"
 chmod 0644 "$root/share/man/man1/slidegate.1.gz"
 install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"
 install -m 0644 packaging/completions/_slidegate "$root/share/zsh/vendor-completions/_slidegate"
