@@ -145,7 +145,7 @@ import Testing
         let xssLock = try Child(
             "/usr/bin/xss-lock", ["--session=c1", "--", slidegatePath] + LockModeTests.arguments,
             environment: [
-                "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "DBUS_SYSTEM_BUS_ADDRESS": logind.address, "XDG_CACHE_HOME": testCacheHome,
+                "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "DBUS_SYSTEM_BUS_ADDRESS": logind.address, "XDG_CACHE_HOME": freshCacheHome(),
             ])
         sleep(seconds: 0.5)
         #expect(xssLock.isRunning, "xss-lock runs: \(xssLock.standardError)")

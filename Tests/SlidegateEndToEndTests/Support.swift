@@ -126,8 +126,8 @@ let slidegatePath: String = {
     return dir + "/slidegate"
 }()
 
-/// The cache directory of this test run's slidegates (their kept first frames), removed
-/// when the run ends.
+/// Where this test run's slidegates keep their first frames, each lock in a directory of
+/// its own (`freshCacheHome`); removed when the run ends.
 let testCacheHome: String = {
     var template = Array("/tmp/slidegate-tests-cache.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { return "/tmp/slidegate-tests-cache" }
@@ -136,6 +136,13 @@ let testCacheHome: String = {
     atexit { _ = system("rm -rf \"$SLIDEGATE_TEST_CACHE\"") }
     return String(cString: made)
 }()
+
+/// A new, empty cache directory inside `testCacheHome`.
+func freshCacheHome() -> String {
+    var template = Array((testCacheHome + "/lock.XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { return "/dev/null" }
+    return String(cString: made)
+}
 
 /// An X server of its own for one test, started with -displayfd so it is ready when its
 /// number is known: Xvfb, or Xorg with the dummy driver (real RandR: monitors can be
@@ -198,8 +205,10 @@ final class VirtualScreen {
         if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
         // No configuration file of the machine's user: a test says what it runs with.
         if env.index(forKey: "XDG_CONFIG_HOME") == nil { env["XDG_CONFIG_HOME"] = "/nonexistent/slidegate-tests" }
-        // Kept first frames go to this run's own directory, not the machine user's cache.
-        if env.index(forKey: "XDG_CACHE_HOME") == nil { env["XDG_CACHE_HOME"] = testCacheHome }
+        // Each lock keeps its first frame in a cache directory of its own, so no lock shows
+        // one kept by another: a slider on the screen means the UI has drawn it (the kept
+        // frame's own tests give theirs).
+        if env.index(forKey: "XDG_CACHE_HOME") == nil { env["XDG_CACHE_HOME"] = freshCacheHome() }
         return try Child(program, arguments, environment: env, stdout: stdout, keep: keep)
     }
 
