@@ -349,7 +349,6 @@ package final class Guard {
             gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
             sendLayout()
             send(.state(gate.snapshot))
-            if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
             fallback?.invalidate()
         }
         cover.raise()
@@ -518,6 +517,7 @@ package final class Guard {
                     wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow)))
             sendLayout()
             send(.state(gate.snapshot))
+            if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
             nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput
         } catch {
             report("cannot start the slider's drawing program: \(error); trying again")

@@ -479,6 +479,8 @@ package final class Runner {
             case .layout(let width, let height, let wheels):
                 guard let window = stage as? GuardedWindow else { continue }
                 _ = wallpaper?.refresh()
+                // A slider laid out anew is not what the next lock starts with.
+                firstFrame = nil
                 window.resize(width: width, height: height)
                 wheelArea = wheels
                 try relayout()

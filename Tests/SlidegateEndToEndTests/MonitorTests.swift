@@ -75,6 +75,29 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// The UI keeps the slider's first frame for the next lock once it shows it at rest, but
+    /// not once the slider was laid out anew for another screen.
+    @Test func aSliderLaidOutAnewIsNotKeptForTheNextLock() throws {
+        func locked(keepingIn cache: String, change: () throws -> Void) throws -> Bool {
+            let gate = try screen.slidegate(
+                ["--background", "#102030", "--foreground", "#ffffff"], environment: ["XDG_CACHE_HOME": cache])
+            #expect(eventually { !client.canGrabKeyboard() && coverSize() != nil }, "locked: \(gate.standardError)")
+            try change()
+            // The first sweep ends 1 s after locking; the slider then rests.
+            sleep(seconds: 2.5)
+            gate.signal(SIGTERM)
+            #expect(gate.wait() == 143)
+            var info = stat()
+            return stat(cache + "/slidegate", &info) == 0
+        }
+        #expect(try locked(keepingIn: freshCacheHome()) {}, "a lock left alone keeps its first frame")
+        let changed = try locked(keepingIn: freshCacheHome()) {
+            try xrandr("--output", "DUMMY0", "--mode", "1280x720")
+            #expect(eventually(within: 1) { coverSize()! == (1280, 720) })
+        }
+        #expect(!changed, "nothing kept after the slider was laid out anew")
+    }
+
     /// `--image`: four coloured quadrants filled onto each monitor at its own size, and under
     /// the slider's rounded corners; a monitor changed or plugged in gets the picture too.
     @Test func theImageCoversEachMonitorAndFollowsHotplug() throws {
