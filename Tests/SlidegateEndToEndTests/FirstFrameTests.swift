@@ -2,21 +2,21 @@ import Glibc
 import Testing
 
 /// The slider's first frame kept between locks: the guard puts it on the screen while the
-/// UI is still starting, and the UI keeps it up to date. A "slow" lock's UI reads its font
-/// configuration from a FIFO, and so waits until the test writes it there: meanwhile, what
-/// shows in the slider is the guard's alone.
+/// UI is still starting, and the UI keeps it up to date. A "slow" lock's UI is held back
+/// (`HeldUI`), so what shows meanwhile is the guard's alone.
 @Suite(.serialized) final class FirstFrameTests: LockScreenChecks {
     let screen: VirtualScreen
     let client: Client
     /// Holds the cache and the FIFO.
     let directory: String
+    let held: HeldUI
 
     init() throws {
         screen = try VirtualScreen()
         client = try Client(screen)
         var template = Array("/tmp/slidegate-first-frame.XXXXXX".utf8CString)
         directory = String(cString: try #require(mkdtemp(&template)))
-        #expect(mkfifo(directory + "/fonts.conf", 0o600) == 0)
+        held = try HeldUI(in: directory)
     }
 
     deinit {
@@ -27,17 +27,13 @@ import Testing
 
     /// Locks; the UI waits for `startUI`.
     func slowLock() throws -> Child {
-        try screen.slidegate(
-            LockModeTests.arguments, environment: ["XDG_CACHE_HOME": directory + "/cache", "FONTCONFIG_FILE": directory + "/fonts.conf"])
+        var environment = held.environment
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
+        return try screen.slidegate(LockModeTests.arguments, environment: environment)
     }
 
-    /// Lets the waiting UI go on: its font configuration (the machine's) goes into the FIFO.
     func startUI() {
-        var fd: Int32 = -1
-        #expect(eventually { fd = open(directory + "/fonts.conf", O_WRONLY | O_NONBLOCK); return fd >= 0 }, "the UI opened the FIFO")
-        let text = Array("<?xml version=\"1.0\"?>\n<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n".utf8)
-        #expect(write(fd, text, text.count) == text.count)
-        close(fd)
+        held.release()
     }
 
     func unlock(_ gate: Child) {

@@ -76,13 +76,18 @@ import Testing
     }
 
     /// The UI keeps the slider's first frame for the next lock once it shows it at rest, but
-    /// not once the slider was laid out anew for another screen.
+    /// not once the slider was laid out anew for another screen. (The UI is held back until
+    /// the screen changed, so the change comes first however slow the machine.)
     @Test func aSliderLaidOutAnewIsNotKeptForTheNextLock() throws {
-        func locked(keepingIn cache: String, change: () throws -> Void) throws -> Bool {
-            let gate = try screen.slidegate(
-                ["--background", "#102030", "--foreground", "#ffffff"], environment: ["XDG_CACHE_HOME": cache])
+        func locked(change: () throws -> Void) throws -> Bool {
+            let cache = freshCacheHome()
+            let held = try HeldUI(in: cache)
+            var environment = held.environment
+            environment["XDG_CACHE_HOME"] = cache
+            let gate = try screen.slidegate(["--background", "#102030", "--foreground", "#ffffff"], environment: environment)
             #expect(eventually { !client.canGrabKeyboard() && coverSize() != nil }, "locked: \(gate.standardError)")
             try change()
+            held.release()
             // The first sweep ends 1 s after locking; the slider then rests.
             sleep(seconds: 2.5)
             gate.signal(SIGTERM)
@@ -90,8 +95,8 @@ import Testing
             var info = stat()
             return stat(cache + "/slidegate", &info) == 0
         }
-        #expect(try locked(keepingIn: freshCacheHome()) {}, "a lock left alone keeps its first frame")
-        let changed = try locked(keepingIn: freshCacheHome()) {
+        #expect(try locked {}, "a lock left alone keeps its first frame")
+        let changed = try locked {
             try xrandr("--output", "DUMMY0", "--mode", "1280x720")
             #expect(eventually(within: 1) { coverSize()! == (1280, 720) })
         }

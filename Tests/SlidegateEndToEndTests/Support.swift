@@ -144,6 +144,31 @@ func freshCacheHome() -> String {
     return String(cString: made)
 }
 
+/// A lock's UI held back before its first frame: it reads its font configuration from a
+/// FIFO (`FONTCONFIG_FILE`), and waits there until `release` writes the machine's into it.
+/// Meanwhile what shows in the slider is the guard's alone.
+struct HeldUI {
+    let fifo: String
+
+    /// Makes the FIFO in `directory`.
+    init(in directory: String) throws {
+        fifo = directory + "/fonts.conf"
+        guard mkfifo(fifo, 0o600) == 0 else { throw Child.SpawnError(path: "mkfifo \(fifo)", code: errno) }
+    }
+
+    /// What the lock's environment needs.
+    var environment: [String: String?] { ["FONTCONFIG_FILE": fifo] }
+
+    /// Lets the UI go on, once it has opened the FIFO.
+    func release(sourceLocation: SourceLocation = #_sourceLocation) {
+        var fd: Int32 = -1
+        #expect(eventually { fd = open(fifo, O_WRONLY | O_NONBLOCK); return fd >= 0 }, "the UI opened the FIFO", sourceLocation: sourceLocation)
+        let text = Array("<?xml version=\"1.0\"?>\n<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n".utf8)
+        #expect(write(fd, text, text.count) == text.count, sourceLocation: sourceLocation)
+        close(fd)
+    }
+}
+
 /// An X server of its own for one test, started with -displayfd so it is ready when its
 /// number is known: Xvfb, or Xorg with the dummy driver (real RandR: monitors can be
 /// plugged in, unplugged and made primary).
