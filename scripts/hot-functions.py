@@ -213,7 +213,7 @@ def main():
                 lists[name] = [rest, [], drag]
         write(lists)
         # Linked in that order, a run at full speed shows what else a resting lock runs: its
-        # code still faults in outside the ordered part. Twice more at most.
+        # code still faults in outside the ordered part. Three rounds at most.
         for _ in range(3):
             subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib"], cwd=ROOT, check=True,
                            stdout=subprocess.DEVNULL)
@@ -224,7 +224,8 @@ def main():
                 break
             for name, names in new.items():
                 lists[name][1] += names
-                lists[name][2] = [n for n in lists[name][2] if n not in set(names)]
+                added = set(names)
+                lists[name][2] = [n for n in lists[name][2] if n not in added]
             write(lists)
     finally:
         server.terminate()

@@ -77,9 +77,10 @@ package final class Runner {
     private let wallpaper: Wallpaper?
     /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
     private var random = SystemRandomNumberGenerator()
-    /// Lock mode: where the slider's first frame is kept for the next lock, and the checksum
-    /// of what the guard showed from there, until the frame has been kept (or found kept).
-    private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
+    /// Lock mode: where the slider's first frame is kept for the next lock, the checksum of
+    /// what the guard showed from there, and the scene that frame is, until the frame has
+    /// been kept (or found kept).
+    private var firstFrame: (file: FirstFrameFile, shown: UInt64, scene: Scene)?
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
@@ -417,11 +418,11 @@ package final class Runner {
     /// Lock mode: once the slider shows what every lock starts with, keeps it for the next
     /// lock's guard to show while its UI starts, unless that is what the guard showed.
     private func keepFirstFrame() {
-        guard let (file, kept) = firstFrame, var scene = shown else { return }
+        guard let (file, kept, resting) = firstFrame, var scene = shown else { return }
         // The wheels and banners have windows of their own.
         scene.wheels = nil
         scene.banner = nil
-        guard scene == gate.restingScene else { return }
+        guard scene == resting else { return }
         firstFrame = nil
         let problem = surface.withPixels { (pixels) -> FileProblem? in
             let checksum = FirstFrameFile.checksum(pixels)
@@ -469,7 +470,7 @@ package final class Runner {
             case .ping(let sequence):
                 guardLink?.send(.pong(sequence))
             case .firstFrame(let path, let key, let shown):
-                firstFrame = (FirstFrameFile(path: path, key: key), shown)
+                firstFrame = (FirstFrameFile(path: path, key: key), shown, gate.restingScene)
             case .echo(let text):
                 echoText = text
                 changed = true

@@ -99,8 +99,8 @@ package struct FirstFrameFile: Equatable, Sendable {
         return (pixels, stored)
     }
 
-    /// Writes the frame unless `checksum` says the file holds it already; creates the
-    /// directories (0700) it needs.
+    /// Writes the frame, whose pixels have `checksum`, to a temporary file renamed over the
+    /// old one; creates the directories (0700) it needs.
     package func store(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, depth: Int, checksum: UInt64)
         throws(FileProblem)
     {

@@ -48,7 +48,7 @@ import Testing
 
     /// The kept file: its header's checksum and its pixels as 0xRRGGBB.
     func kept() -> (checksum: UInt64, pixels: [UInt32])? {
-        guard let bytes = readBytes(keptPath), bytes.count == 40 + 600 * 80 * 4 else { return nil }
+        guard let bytes = try? readBytes(keptPath), bytes.count == 40 + 600 * 80 * 4 else { return nil }
         let checksum = bytes[32..<40].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let pixels = stride(from: 40, to: bytes.count, by: 4).map {
             UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16
@@ -59,7 +59,7 @@ import Testing
     /// Replaces the kept pixels with `colour` (0xRRGGBB); with `sealed`, the checksum is
     /// made to match, else the file is left damaged.
     func overwriteKept(with colour: UInt32, sealed: Bool) throws {
-        var bytes = try #require(readBytes(keptPath))
+        var bytes = try readBytes(keptPath)
         for offset in stride(from: 40, to: bytes.count, by: 4) {
             for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: (colour | 0xff00_0000) >> (8 * UInt32(i))) }
         }
@@ -67,7 +67,7 @@ import Testing
             let sum = checksum(bytes[40...])
             for i in 0..<8 { bytes[32 + i] = UInt8(truncatingIfNeeded: sum >> (8 * UInt64(i))) }
         }
-        #expect(writeBytes(bytes, to: keptPath))
+        try writeFile(keptPath, bytes)
     }
 
     @Test func theFrameKeptAtOneLockShowsAtTheNextBeforeItsUIStarts() throws {
@@ -138,19 +138,4 @@ private func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
 private func inodeNumber(_ path: String) -> UInt? {
     var info = stat()
     return stat(path, &info) == 0 ? UInt(info.st_ino) : nil
-}
-
-private func readBytes(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while case let n = fread(&buffer, 1, buffer.count, file), n > 0 { bytes += buffer[..<n] }
-    return bytes
-}
-
-private func writeBytes(_ bytes: [UInt8], to path: String) -> Bool {
-    guard let file = fopen(path, "w") else { return false }
-    defer { fclose(file) }
-    return fwrite(bytes, 1, bytes.count, file) == bytes.count
 }
