@@ -68,6 +68,8 @@ package final class Guard {
     /// Where the slider's first frame is kept between locks, and the checksum of the kept
     /// frame put on the screen at this lock (0: none), which each UI is told.
     private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
+    /// The slider the UI lends for a drag, which the guard then draws itself.
+    private var loan = Loan.none
     /// `--auth pam` or `pin`: the helper, the secret, the keys.
     private let auth: AuthSession?
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
@@ -243,6 +245,18 @@ package final class Guard {
         deadline.consider(uiRestartAt)
         deadline.consider(auth?.answerDeadline)
         if pendingMotion != nil || resting { deadline.consider(motionDue) }
+        if case .drawing(let slider, let look, let motion, let check) = loan, let check {
+            // A countdown's tick or a refusal's end changes the track: the UI paints it.
+            if now < check {
+                deadline.consider(check)
+            } else if Self.dragLook(gate.scene(at: now)) != look {
+                giveBack()
+            } else {
+                let next = gate.nextChangeBesidesTheSlider(after: now)
+                loan = .drawing(slider, look: look, motion: motion, check: next)
+                deadline.consider(next)
+            }
+        }
         if !grabs.complete {
             grabs.regrab(at: now)
             if !grabs.complete { deadline.consider(now + 0.02) }
@@ -285,6 +299,8 @@ package final class Guard {
         }
         if cover.restore(after: &event) == .destroyed {
             report("another client destroyed the lock window; making it again")
+            if case .drawing(let slider, _, _, _) = loan { slider.windowDestroyed() }
+            dropLoan()
             cover.remake()
             if fallback != nil {
                 fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
@@ -365,7 +381,13 @@ package final class Guard {
     private func input(_ input: GateInput, at now: Double) -> ExitStatus? {
         let wasOpen = gate.entry.isOpen
         let action = gate.handle(input, at: now)
-        send(.input(input, at: now))
+        if case .motion = input, drawLentSlider(at: now) {
+            // The UI sleeps through the drag; it gets the newest motion when the loan ends.
+            if case .drawing(let slider, let look, _, let check) = loan { loan = .drawing(slider, look: look, motion: (input, now), check: check) }
+        } else {
+            send(.input(input, at: now))
+        }
+        if case .press = input { askForSlider(at: now) }
         if nextPing == nil && !blanking.isBlank { nextPing = now + Self.pingAfterInput }
         if let status = perform(action) { return status }
         syncEntry(wasOpen: wasOpen)
@@ -463,10 +485,115 @@ package final class Guard {
                 wheels: pinLength == 0 ? nil : Self.wheelArea(cover)))
     }
 
-    /// Sends a message to the UI, if one runs; replaces a UI that stopped taking them.
+    /// Sends a message to the UI, if one runs; replaces a UI that stopped taking them. Any
+    /// message but a ping or motion ends a loan first: what it changes, the UI paints.
     private func send(_ message: GuardMessage) {
+        switch message {
+        case .ping, .input(.motion, _): break
+        default: endLoan()
+        }
+        post(message)
+    }
+
+    /// Sends a message as it is, loan or not.
+    private func post(_ message: GuardMessage) {
         guard let running = ui, !running.send(message) else { return }
         replaceUI(running, because: "stopped reading")
+    }
+
+    /// Where lending the slider for a drag stands.
+    private enum Loan {
+        case none
+        /// `lend` went out at the drag's start, when the track looked like `look`.
+        case asked(look: Scene)
+        /// `lend` went out, and the drag ended before the parts came: they go back unused.
+        case cancelled
+        /// The guard draws the drag; the newest motion the UI has not heard of; when the
+        /// track may next change by itself, to be looked at then.
+        case drawing(LentSlider, look: Scene, motion: (GateInput, Double)?, check: Double?)
+        /// The UI or the server could not lend it: not again this drag.
+        case declined
+    }
+
+    /// What the track shows apart from what a drag changes (the thumb's place, the label's
+    /// alpha), and apart from the windows of their own (wheels, banners).
+    private static func dragLook(_ scene: Scene) -> Scene {
+        var look = scene
+        look.thumbValue = 0
+        look.label?.alpha = 1
+        look.wheels = nil
+        look.banner = nil
+        return look
+    }
+
+    /// A press caught the thumb: asks the UI for the slider's parts, if a drag changes
+    /// nothing but the thumb's place and the label's alpha.
+    private func askForSlider(at now: Double) {
+        guard case .none = loan, gate.slide.isDragging, ui?.drawn == true, fallback == nil else { return }
+        let scene = gate.scene(at: now)
+        guard scene.field == nil, !scene.busy else { return }
+        loan = .asked(look: Self.dragLook(scene))
+        post(.lend)
+    }
+
+    /// The UI answered `lend`. Parts that came too late (the drag ended, or the track changed
+    /// meanwhile) go back at once; an answer nobody asked for while the guard draws is ignored.
+    private func lent(_ parts: SliderParts?) {
+        let now = monotonicNow()
+        if case .drawing = loan { return }
+        guard case .asked(let look) = loan, gate.slide.isDragging, Self.dragLook(gate.scene(at: now)) == look else {
+            if parts != nil { post(.giveBack) }
+            loan = .none
+            return
+        }
+        guard let parts, let slider = LentSlider(display: display, window: cover.sliderWindow, layout: gate.layout, parts: parts)
+        else {
+            if parts != nil { post(.giveBack) }
+            loan = .declined
+            return
+        }
+        loan = .drawing(slider, look: look, motion: nil, check: gate.nextChangeBesidesTheSlider(after: now))
+        _ = drawLentSlider(at: now)
+    }
+
+    /// Draws the drag's frame at `now` if the slider is lent; false when the UI is to hear of
+    /// the motion. Motion changes nothing but the thumb's place and the label's alpha (what
+    /// else may change the track is looked at in `pass`, when it may).
+    private func drawLentSlider(at now: Double) -> Bool {
+        guard case .drawing(let slider, _, _, _) = loan else { return false }
+        guard gate.slide.isDragging else {
+            giveBack()
+            return false
+        }
+        let value = gate.thumbValue(at: now)
+        slider.draw(thumbRect: gate.layout.thumb(at: value), labelAlpha: Presenter.labelAlpha(forValue: value))
+        return true
+    }
+
+    /// Ends a loan before another message goes to the UI.
+    private func endLoan() {
+        switch loan {
+        case .none: return
+        case .asked: loan = .cancelled
+        case .cancelled: return
+        case .drawing: giveBack()
+        case .declined: loan = .none
+        }
+    }
+
+    /// Stops drawing the slider: once the server has done the guard's frames, the UI gets
+    /// the newest motion and the slider back.
+    private func giveBack() {
+        guard case .drawing(let slider, _, let motion, _) = loan else { return }
+        loan = .none
+        slider.finish()
+        if let (input, time) = motion { post(.input(input, at: time)) }
+        post(.giveBack)
+    }
+
+    /// The UI or the window is gone: the loan ends with nothing to tell.
+    private func dropLoan() {
+        loan = .none
     }
 
     private func readUI() {
@@ -484,6 +611,7 @@ package final class Guard {
                 fallbackAt = nil
                 fallback = nil
             }
+            if let answer = received.lendAnswer { lent(answer) }
             if received.answered && shedAfterFirstAnswer {
                 shedAfterFirstAnswer = false
                 shedStartupPages()
@@ -579,6 +707,7 @@ package final class Guard {
     private func uiEnded(_ process: UIProcess, because reason: String) {
         loop.unwatch(process.channel.descriptor.rawValue)
         ui = nil
+        dropLoan()
         nextPing = nil
         let now = monotonicNow()
         report("the slider's drawing program \(reason); starting another")
@@ -598,6 +727,7 @@ package final class Guard {
         guard let running = ui else { return }
         loop.unwatch(running.channel.descriptor.rawValue)
         ui = nil
+        dropLoan()
         running.process.stop()
     }
 

@@ -47,6 +47,8 @@ final class UIProcess {
         var drawn = false
         /// It answered a ping.
         var answered = false
+        /// It answered `lend`: the slider's parts (`.some(nil)`: not lent).
+        var lendAnswer: SliderParts??
     }
 
     /// What the UI said; nil once it closed its end. Throws on a malformed message.
@@ -63,6 +65,10 @@ final class UIProcess {
             case .pong(let answered):
                 if answered == unanswered?.sequence { unanswered = nil }
                 received.answered = true
+            case .lent(let parts):
+                received.lendAnswer = .some(parts)
+            case .notLent:
+                received.lendAnswer = .some(nil)
             }
         }
         return open ? received : nil

@@ -84,17 +84,34 @@ import SlidegateCore
 //                 checksum of the kept frame the guard put in the slider window (0: none).
 //                 Once the UI has painted the slider at rest between two sweeps, it writes
 //                 that frame there unless its checksum is this one. Sent after `state`.
+//   lend     (16) the thumb is held: the guard asks for the slider's parts (`lent`) so
+//                 that it draws the drag itself, a few XRender requests a frame, and the
+//                 UI sleeps through it
+//   give back (17) the guard draws the slider no more (the drag ended, or anything but
+//                 the thumb's place is about to change): the UI frees the parts and paints
+//                 the whole slider. Sent after the newest motion the guard drew, and before
+//                 whatever ended the loan.
 //
 // UI → GUARD
 //   hello    (1)  u32 protocol, string build
 //   drawn    (9)  the UI has put a whole frame in the slider window, or is ready to and
 //                 waits for a blank screen to come back
 //   pong     (10) u32 sequence
+//   lent     (11) the answer to `lend`: u64 the track's pixmap (the background and the
+//                 track, the slider's size, at the window's top-left corner), u64 the
+//                 thumb's pixmap (its glyph included, the layout's thumb side square),
+//                 u8 has label, [u64 the label's pixmap, f64 x, f64 y (whole pixels, in
+//                 the window), u32 width, u32 height, f64 the foreground's alpha, f64 the
+//                 emphasis' factor (the dim text's, or 1)]: pixmaps of depth 32 holding
+//                 premultiplied ARGB, already on the server. From here until `give back`
+//                 the UI paints nothing in the slider window.
+//   not lent (12) the answer to `lend` when the slider shows more than a drag changes
+//                 (a prompt, a busy thumb, a sweep) or the server has no 32-bit pixmaps
 //
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 4
+    package static let version: UInt32 = 5
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -149,6 +166,8 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case ping(UInt32)
     case echo(String)
     case firstFrame(path: String, key: UInt64, shown: UInt64)
+    case lend
+    case giveBack
 }
 
 /// What the UI tells the guard.
@@ -156,6 +175,45 @@ package enum UIMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case drawn
     case pong(UInt32)
+    case lent(SliderParts)
+    case notLent
+}
+
+/// The slider's parts the UI lends the guard for a drag, as pixmaps on the server (depth
+/// 32, premultiplied ARGB): a frame is the track, the label over it at the alpha the thumb's
+/// place gives, and the thumb at its place.
+package struct SliderParts: Equatable, Sendable {
+    package struct Label: Equatable, Sendable {
+        package var pixmap: UInt64
+        /// Where the pixmap's top-left corner is in the window (whole pixels), and its size.
+        package var rect: Rect
+        /// The label is drawn at `foregroundAlpha × the scene's label alpha × emphasis`, in
+        /// that order (the UI's own arithmetic).
+        package var foregroundAlpha: Double
+        package var emphasis: Double
+
+        package init(pixmap: UInt64, rect: Rect, foregroundAlpha: Double, emphasis: Double) {
+            self.pixmap = pixmap
+            self.rect = rect
+            self.foregroundAlpha = foregroundAlpha
+            self.emphasis = emphasis
+        }
+
+        /// The alpha the label is drawn at when the scene's label has `alpha`.
+        package func alpha(_ alpha: Double) -> Double {
+            foregroundAlpha * alpha * emphasis
+        }
+    }
+
+    package var track: UInt64
+    package var thumb: UInt64
+    package var label: Label?
+
+    package init(track: UInt64, thumb: UInt64, label: Label?) {
+        self.track = track
+        self.thumb = thumb
+        self.label = label
+    }
 }
 
 /// Why a frame could not be read.
@@ -297,6 +355,10 @@ extension GuardMessage {
                 w.string(path)
                 w.u64(key)
                 w.u64(shown)
+            case .lend:
+                w.u8(16)
+            case .giveBack:
+                w.u8(17)
             }
         }
     }
@@ -439,6 +501,8 @@ extension GuardMessage {
             }
             self = .input(.scramble(digits), at: time)
         case 15: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
+        case 16: self = .lend
+        case 17: self = .giveBack
         case let kind: throw ProtocolError("unknown message kind \(kind)")
         }
         try r.end()
@@ -483,6 +547,22 @@ extension UIMessage {
             case .pong(let sequence):
                 w.u8(10)
                 w.u32(sequence)
+            case .lent(let parts):
+                w.u8(11)
+                w.u64(parts.track)
+                w.u64(parts.thumb)
+                w.u8(parts.label == nil ? 0 : 1)
+                if let label = parts.label {
+                    w.u64(label.pixmap)
+                    w.f64(label.rect.x)
+                    w.f64(label.rect.y)
+                    w.u32(UInt32(label.rect.width))
+                    w.u32(UInt32(label.rect.height))
+                    w.f64(label.foregroundAlpha)
+                    w.f64(label.emphasis)
+                }
+            case .notLent:
+                w.u8(12)
             }
         }
     }
@@ -493,6 +573,19 @@ extension UIMessage {
         case 1: self = .hello(protocol: try r.u32(), build: try r.string())
         case 9: self = .drawn
         case 10: self = .pong(try r.u32())
+        case 11:
+            let track = try r.u64()
+            let thumb = try r.u64()
+            var label: SliderParts.Label?
+            if try r.present() {
+                let pixmap = try r.u64()
+                let x = try r.f64()
+                let y = try r.f64()
+                let rect = Rect(x: x, y: y, width: Double(try r.u32()), height: Double(try r.u32()))
+                label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: try r.f64(), emphasis: try r.f64())
+            }
+            self = .lent(SliderParts(track: track, thumb: thumb, label: label))
+        case 12: self = .notLent
         case let kind: throw ProtocolError("unknown message kind \(kind)")
         }
         try r.end()

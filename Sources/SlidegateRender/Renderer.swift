@@ -107,6 +107,28 @@ package final class Renderer {
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the slider") }
     }
 
+    /// What a drag's frame is made of, for `scene` with the thumb held: the track (at the
+    /// layout's origin), the thumb with its arrow, and the label's text image with where it
+    /// goes and the factors of its alpha; nil when a frame is more than these (a prompt, a
+    /// busy thumb, a shimmer band). The images are the renderer's: the caller copies them.
+    package func dragParts(for scene: Scene) throws(RenderError) -> DragParts? {
+        guard scene.field == nil, !scene.busy else { return nil }
+        var label: DragParts.Label?
+        if let shown = scene.label {
+            let emphasis: Double
+            switch shown.emphasis {
+            case .solid: emphasis = 1
+            case .shimmer(nil): emphasis = shimmer.dimAlpha
+            case .shimmer(.some): return nil
+            }
+            if let (text, x, y) = try place(shown) {
+                label = DragParts.Label(
+                    image: text.image, x: x + text.imageX, y: y + text.imageY, foregroundAlpha: foreground.alpha, emphasis: emphasis)
+            }
+        }
+        return DragParts(track: try base(), thumb: try thumbImage(.arrow), label: label)
+    }
+
     /// The thumb's rectangle, on whole pixels so its cached image stays sharp.
     private func thumbRect(_ value: Double) -> Rect {
         let r = layout.thumb(at: value)
@@ -513,4 +535,21 @@ private final class ShapedText {
     deinit {
         cairo_surface_destroy(image)
     }
+}
+
+/// A drag's frame in parts (`Renderer.dragParts`): ARGB32 Cairo images the renderer owns.
+package struct DragParts {
+    package struct Label {
+        package var image: OpaquePointer
+        /// Where the image's top-left corner goes, in whole pixels.
+        package var x: Double
+        package var y: Double
+        /// The label is painted at `foregroundAlpha × the scene's alpha × emphasis`.
+        package var foregroundAlpha: Double
+        package var emphasis: Double
+    }
+
+    package var track: OpaquePointer
+    package var thumb: OpaquePointer
+    package var label: Label?
 }

@@ -84,6 +84,10 @@ package final class Runner {
     /// Lock mode: the guard has yet to hear that a frame is on screen (or would be, but the
     /// screen is blank).
     private var drawnUntold: Bool
+    /// Lock mode: the guard asked for the slider's parts to draw a drag itself (`lend`), and
+    /// the parts it has, while it draws the slider and the UI paints nothing there.
+    private var lendAsked = false
+    private var lentParts: LentParts?
 
     /// Windowed mode: runs until the gate ends; returns its exit status, after saying why
     /// on stderr when it is an error.
@@ -393,6 +397,7 @@ package final class Runner {
             deadline = gate.nextActionDeadline
             clockPanel?.sleep()
         }
+        if lendAsked { lend(at: now) }
         // A blank screen is drawn when it comes back; the guard need not step in.
         if drawnUntold, shown != nil || blanking.isBlank, let guardLink {
             XSync(display.pointer, 0)
@@ -413,6 +418,22 @@ package final class Runner {
             shedStartupPages()
         }
         return .wait(until: deadline)
+    }
+
+    /// Lock mode: answers the guard's `lend` with the slider's parts, on the server before
+    /// the answer goes; or says it cannot lend them (the thumb is not held any more, the
+    /// track shows more than a drag changes, the screen is blank).
+    private func lend(at now: Double) {
+        lendAsked = false
+        guard let guardLink else { return }
+        let parts = gate.isDragging && !blanking.isBlank ? (try? renderer.dragParts(for: gate.scene(at: now))) ?? nil : nil
+        guard let parts, let lent = LentParts(display: display, window: stage.window, parts: parts) else {
+            guardLink.send(.notLent)
+            return
+        }
+        XSync(display.pointer, 0)
+        lentParts = lent
+        guardLink.send(.lent(lent.parts))
     }
 
     /// Lock mode: once the slider shows what every lock starts with, keeps it for the next
@@ -471,6 +492,12 @@ package final class Runner {
                 guardLink?.send(.pong(sequence))
             case .firstFrame(let path, let key, let shown):
                 firstFrame = (FirstFrameFile(path: path, key: key), shown, gate.restingScene)
+            case .lend:
+                lendAsked = true
+            case .giveBack:
+                lentParts = nil
+                shown = nil
+                changed = true
             case .echo(let text):
                 echoText = text
                 changed = true
@@ -590,7 +617,8 @@ package final class Runner {
             guard let key = auth?.key(of: &event) else { return nil }
             return authInput(.key(key), at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
-            surface.present(on: stage.window, at: sliderOrigin)
+            // While the guard draws a drag, the whole slider comes when it gives it back.
+            if lentParts == nil { surface.present(on: stage.window, at: sliderOrigin) }
             if let panel = wheelsPanel, panel.window == stage.window { panel.present() }
             return nil
         case Expose where event.xexpose.window == wallpaper?.cover:
@@ -648,10 +676,12 @@ package final class Runner {
         var scene = gate.scene(at: now)
         if gate.entry.prompt?.echo == true { scene.field?.echoText = echoText }
         guard scene != shown else { return }
-        for dirty in try surface.paint(scene, after: shown, with: renderer) {
-            surface.present(on: stage.window, rect: dirty, at: sliderOrigin)
+        if lentParts == nil {
+            for dirty in try surface.paint(scene, after: shown, with: renderer) {
+                surface.present(on: stage.window, rect: dirty, at: sliderOrigin)
+            }
+            shown = scene
         }
-        shown = scene
         if let wheels = scene.wheels { try wheelsPanel?.paint(wheels) }
         if let strip = bannerWindow, shownBanner != .some(scene.banner) {
             try strip.surface.paint { (cr) throws(RenderError) in try strip.renderer.drawBanner(scene.banner, into: cr) }

@@ -65,6 +65,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .keyPressed,
         .ping(7),
         .firstFrame(path: "/home/ann/.cache/slidegate/slider-560x80", key: UInt64.max, shown: 0),
+        .lend,
+        .giveBack,
     ])
     func guardMessagesRoundTrip(_ message: GuardMessage) throws {
         let found = try bodies(message.frame)
@@ -72,7 +74,14 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(try GuardMessage(body: found[0]) == message)
     }
 
-    @Test(arguments: [UIMessage.hello(protocol: 1, build: "x"), .drawn, .pong(UInt32.max)])
+    @Test(arguments: [
+        UIMessage.hello(protocol: 1, build: "x"), .drawn, .pong(UInt32.max), .notLent,
+        .lent(SliderParts(track: 0x40_0001, thumb: 0x40_0002, label: nil)),
+        .lent(
+            SliderParts(
+                track: 1, thumb: 2,
+                label: SliderParts.Label(pixmap: UInt64.max, rect: Rect(x: 222, y: -3, width: 186, height: 39), foregroundAlpha: 0.9, emphasis: 0.45))),
+    ])
     func uiMessagesRoundTrip(_ message: UIMessage) throws {
         #expect(try UIMessage(body: try bodies(message.frame)[0]) == message)
     }

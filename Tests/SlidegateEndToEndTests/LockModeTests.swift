@@ -145,6 +145,46 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    /// A held thumb is the guard's to draw, from the parts the UI lent it: the UI sleeps
+    /// through the drag, a stopped UI does not stop the thumb, and what the guard drew is
+    /// pixel for pixel what the UI paints at the same place once it has the slider back.
+    @Test func theGuardDrawsADragAsTheUIWould() throws {
+        let gate = try lock()
+        let ui = try #require(children(of: gate.pid).first)
+        client.drag(from: (140, 140), to: (300, 140), release: false)
+        #expect(eventually { thumbShown(at: 160 / 520) && !thumbShown(at: 0) })
+        let before = try #require(contextSwitches(of: ui))
+        for i in 0..<100 {
+            client.move(300 + i % 20, 140)
+            sleep(seconds: 0.004)
+        }
+        client.move(300, 140)
+        let woke = try #require(contextSwitches(of: ui)) - before
+        #expect(woke < 10, "the UI woke \(woke) times in a drag of 100 motion events")
+        // The guard's frame at 300: what the slider shows once it holds still for 50 ms.
+        var drawn: [UInt32]?
+        #expect(
+            eventually {
+                let shown = client.pixels(x: 100, y: 100, width: 600, height: 80)
+                sleep(seconds: 0.05)
+                drawn = client.pixels(x: 100, y: 100, width: 600, height: 80)
+                return shown == drawn && thumbShown(at: 160 / 520)
+            })
+        kill(ui, SIGSTOP)
+        client.move(400, 140)
+        #expect(eventually(within: 0.5) { thumbShown(at: 260 / 520) && !thumbShown(at: 160 / 520) }, "the guard draws the drag")
+        kill(ui, SIGCONT)
+        // A key ends the loan; the UI paints the rest of the drag, back at the same place.
+        client.key(0x20)
+        client.move(200, 140)
+        #expect(eventually { thumbShown(at: 60 / 520) && !thumbShown(at: 260 / 520) })
+        client.move(300, 140)
+        #expect(eventually { drawn != nil && client.pixels(x: 100, y: 100, width: 600, height: 80) == drawn }, "the UI's frame is the guard's")
+        client.button(false)
+        #expect(eventually { thumbShown(at: 0) }, "released, it springs back")
+        #expect(gate.isRunning)
+    }
+
     @Test func keysDoNotUnlock() throws {
         let gate = try lock()
         for keysym in [0xff0d, 0xff1b, 0x20, 0xff53] { client.key(Int32(keysym)) }
