@@ -388,7 +388,10 @@ package final class Guard {
             send(.input(input, at: now))
         }
         if case .press = input { askForSlider(at: now) }
-        if nextPing == nil && !blanking.isBlank { nextPing = now + Self.pingAfterInput }
+        if nextPing == nil && !blanking.isBlank {
+            // While the guard draws a drag the UI takes no input: it is asked at the usual pace.
+            if case .drawing = loan { nextPing = now + Self.pingInterval } else { nextPing = now + Self.pingAfterInput }
+        }
         if let status = perform(action) { return status }
         syncEntry(wasOpen: wasOpen)
         return nil
