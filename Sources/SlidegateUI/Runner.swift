@@ -431,7 +431,6 @@ package final class Runner {
             guardLink.send(.notLent)
             return
         }
-        XSync(display.pointer, 0)
         lentParts = lent
         guardLink.send(.lent(lent.parts))
     }

@@ -205,18 +205,10 @@ final class Wallpaper {
         let width = cairo_image_surface_get_width(image)
         let height = cairo_image_surface_get_height(image)
         let pixmap = XCreatePixmap(display.pointer, cover, UInt32(width), UInt32(height), UInt32(depth))
-        guard let data = cairo_image_surface_get_data(image),
-            let ximage = XCreateImage(
-                display.pointer, visual, UInt32(depth), ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
-                UInt32(width), UInt32(height), 32, cairo_image_surface_get_stride(image))
-        else {
+        guard display.put(image, into: pixmap, gc: gc, visual: visual, depth: depth) else {
             XFreePixmap(display.pointer, pixmap)
             throw ImageError("out of memory")
         }
-        ximage.pointee.byte_order = LSBFirst
-        XPutImage(display.pointer, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(width), UInt32(height))
-        ximage.pointee.data = nil
-        sg_image_destroy(ximage)
         if let code = display.sync() {
             XFreePixmap(display.pointer, pixmap)
             throw ImageError("the X server refused a \(width)x\(height) pixmap for it (X error \(code))")
