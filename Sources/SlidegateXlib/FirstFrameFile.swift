@@ -100,7 +100,8 @@ package struct FirstFrameFile: Equatable, Sendable {
     }
 
     /// Writes the frame, whose pixels have `checksum`, to a temporary file renamed over the
-    /// old one; creates the directories (0700) it needs.
+    /// old one; creates the directories (0700) it needs, and removes the temporary files of
+    /// UIs that died while they wrote theirs.
     package func store(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, depth: Int, checksum: UInt64)
         throws(FileProblem)
     {
@@ -110,6 +111,7 @@ package struct FirstFrameFile: Equatable, Sendable {
             directory += "/" + parts.removeFirst()
             guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileProblem(errno: errno, doing: "mkdir \(directory)") }
         }
+        removeLeftovers(in: directory)
         let temporary = "\(path).\(getpid())"
         do {
             let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o600)
@@ -124,6 +126,21 @@ package struct FirstFrameFile: Equatable, Sendable {
             let code = errno
             unlink(temporary)
             throw FileProblem(errno: code, doing: "rename to \(path)")
+        }
+    }
+
+    /// Unlinks this file's temporary names (`slider-WxH.PID`) in `directory` whose process
+    /// is gone: a UI killed while it wrote leaves one behind, and nothing else would.
+    private func removeLeftovers(in directory: String) {
+        let prefix = String(path.dropFirst(directory.count + 1)) + "."
+        guard let listing = opendir(directory) else { return }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink(directory + "/" + name)
         }
     }
 }

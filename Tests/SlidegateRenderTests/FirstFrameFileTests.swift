@@ -42,6 +42,34 @@ import Testing
         #expect(FirstFrameFile(path: directory + "/link", key: 42).load(width: 3, height: 2, depth: 24) == nil, "not through a link")
     }
 
+    @Test func aTemporaryFileLeftByAUIThatDiedIsRemovedAtTheNextWrite() throws {
+        var template = Array("/tmp/slidegate-frame-file.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = system("rm -rf '\(directory)'") }
+        let file = try #require(FirstFrameFile(width: 1, height: 1, key: 7, cacheHome: directory, home: nil))
+        // A process that has exited: its pid names a temporary file nobody will rename.
+        let dead = fork()
+        if dead == 0 { _exit(0) }
+        var status: Int32 = 0
+        #expect(waitpid(dead, &status, 0) == dead)
+        let left = "\(file.path).\(dead)"
+        let living = "\(file.path).\(getppid())"
+        let otherSize = "\(directory)/slidegate/slider-1x10.\(dead)"
+        #expect(mkdir(directory + "/slidegate", 0o700) == 0)
+        for path in [left, living, otherSize] {
+            let fd = creat(path, 0o600)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let pixels: [UInt8] = [1, 2, 3, 4]
+        let checksum = pixels.withUnsafeBytes(FirstFrameFile.checksum)
+        try pixels.withUnsafeBytes { try file.store($0, width: 1, height: 1, depth: 24, checksum: checksum) }
+        #expect(access(left, F_OK) != 0, "the dead UI's temporary file is gone")
+        #expect(access(living, F_OK) == 0, "a running process's is left alone")
+        #expect(access(otherSize, F_OK) == 0, "another slider size's is left to its own writes")
+        #expect(file.load(width: 1, height: 1, depth: 24)?.checksum == checksum)
+    }
+
     @Test func theChecksumTakesEveryByteAndIsNeverZero() {
         let a: [UInt8] = Array(repeating: 0, count: 13)
         var b = a
