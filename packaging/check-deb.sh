@@ -25,6 +25,10 @@ if dpkg-query -W -f='${Status}' slidegate 2>/dev/null | grep -q 'install ok inst
   exit 1
 fi
 
+# A lock keeps its first frame in $XDG_CACHE_HOME/slidegate: here, in a directory this check removes.
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
+
 expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libexec/slidegate/slidegate-auth
 /etc/pam.d/slidegate /usr/share/man/man1/slidegate.1.gz
 /usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
@@ -100,5 +104,6 @@ check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q
 gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
 check "nothing is left behind" gone
 rm -f /tmp/slidegate-check.$$
+rm -rf "$XDG_CACHE_HOME"
 echo "package: $passed passed, $failed failed"
 [ $failed -eq 0 ]
