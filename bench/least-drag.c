@@ -1,0 +1,70 @@
+/* The least a drag drawn at 60 frames a second can cost: the benchmark's reference for
+ * its drag figures. It holds the pointer (PointerMotionMask), leaves the socket unread
+ * between frames, reads the frame interval's motion at once and, when the pointer moved,
+ * fills one pixel at its place: one wake-up of this program and one of the X server a
+ * frame, and no pixel work to speak of. A locker that draws its drag at 60 fps pays at
+ * least this on the same input stream; slidegate's guard works the same way and draws a
+ * thumb, a label and a copy to the window instead of the pixel.
+ *
+ * Usage: least-drag (DISPLAY from the environment). Prints "ready" once it holds the
+ * pointer; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
+#define _GNU_SOURCE
+#include <X11/Xlib.h>
+#include <poll.h>
+#include <stdio.h>
+#include <time.h>
+
+static double monotonic(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(void) {
+    const double frame = 1.0 / 60;
+    Display *d = XOpenDisplay(NULL);
+    if (!d) {
+        fputs("least-drag: cannot open the display\n", stderr);
+        return 1;
+    }
+    int screen = DefaultScreen(d);
+    XSetWindowAttributes attributes = {.override_redirect = True, .background_pixel = WhitePixel(d, screen)};
+    Window w = XCreateWindow(d, RootWindow(d, screen), 0, 0, DisplayWidth(d, screen), DisplayHeight(d, screen), 0,
+        CopyFromParent, InputOutput, CopyFromParent, CWOverrideRedirect | CWBackPixel, &attributes);
+    XMapRaised(d, w);
+    GC gc = XCreateGC(d, w, 0, NULL);
+    XSync(d, False);
+    struct timespec pause = {0, 1000000};
+    while (XGrabPointer(d, w, False, ButtonPressMask | ButtonReleaseMask | PointerMotionMask, GrabModeAsync,
+               GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
+        nanosleep(&pause, NULL);
+    puts("ready");
+    fflush(stdout);
+    int fd = ConnectionNumber(d);
+    double last = 0;
+    int moved = 0, x = 0, y = 0;
+    for (;;) {
+        double wait = last + frame - monotonic();
+        struct pollfd p = {fd, wait > 0 ? 0 : POLLIN, 0};
+        struct timespec until = {0, wait > 0 ? (long)(wait * 1e9) : 0};
+        if (!XPending(d))
+            ppoll(&p, 1, wait > 0 ? &until : NULL, NULL);
+        while (XPending(d)) {
+            XEvent e;
+            XNextEvent(d, &e);
+            if (e.type == MotionNotify) {
+                moved = 1;
+                x = e.xmotion.x;
+                y = e.xmotion.y;
+            }
+        }
+        double now = monotonic();
+        if (moved && now >= last + frame) {
+            XSetForeground(d, gc, (unsigned long)x * 2654435761u);
+            XDrawPoint(d, w, gc, x, y);
+            XFlush(d);
+            moved = 0;
+            last = now;
+        }
+    }
+}
