@@ -39,6 +39,15 @@ package enum AuthProtocol {
     package static let answerLimit = 60.0
     package static let answerKind: UInt8 = 3
     package static let pinKind: UInt8 = 6
+
+    /// The start of an `answer` or `pin` frame (`kind`) whose secret, `secretLength` bytes,
+    /// the sender writes after it from its locked buffer: the frame's length, then the kind.
+    package static func secretHeader(kind: UInt8, secretLength: Int) -> [UInt8] {
+        var w = FrameWriter()
+        w.u32(UInt32(secretLength + 1))
+        w.u8(kind)
+        return w.body
+    }
 }
 
 package enum AuthRequest: Framed, Equatable, Sendable {

@@ -640,7 +640,7 @@ package struct FrameBuffer {
 /// Writes one frame at the end of a byte buffer: the length, patched in once the body is
 /// written, then the body.
 struct FrameWriter {
-    private var body: [UInt8] = []
+    private(set) var body: [UInt8] = []
 
     /// Appends the frame `write` writes to `buffer`, in `buffer`'s own storage.
     static func append(to buffer: inout [UInt8], _ write: (inout FrameWriter) -> Void) {

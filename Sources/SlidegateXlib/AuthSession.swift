@@ -192,13 +192,9 @@ package final class AuthSession {
     /// Writes the secret, framed as `kind`, straight from the locked buffer.
     private func sendSecret(kind: UInt8, at now: Double) -> GateInput? {
         guard let channel else { return failure("the authentication helper is not running") }
-        var header: [UInt8] = []
-        let length = UInt32(secret.count + 1)
-        for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        header.append(kind)
         do {
             try channel.flush()
-            try channel.descriptor.writeAll(header)
+            try channel.descriptor.writeAll(AuthProtocol.secretHeader(kind: kind, secretLength: secret.count))
             try channel.descriptor.writeAll(secret.bytes)
         } catch {
             let refusal = failure(checkingPin ? "the PIN could not be checked" : "the password could not be checked")

@@ -91,6 +91,16 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(sizes == [4 + 1 + 8 + 1 + 16])
     }
 
+    /// An answer's frame is a header and then the secret's bytes, written apart: the header
+    /// counts the kind and the secret, least significant byte first.
+    @Test func aSecretsHeaderFramesTheBytesWrittenAfterIt() throws {
+        let header = AuthProtocol.secretHeader(kind: AuthProtocol.answerKind, secretLength: 300)
+        #expect(header == [45, 1, 0, 0, AuthProtocol.answerKind])
+        let secret = Array("correct horse".utf8)
+        let framed = try bodies(AuthProtocol.secretHeader(kind: AuthProtocol.pinKind, secretLength: secret.count) + secret)
+        #expect(framed.map(Array.init) == [[AuthProtocol.pinKind] + secret])
+    }
+
     /// A sender appends each frame to what still waits: the bytes before it stay as they were.
     @Test func aFrameAppendedAfterWaitingBytesLeavesThemAlone() throws {
         var waiting = GuardMessage.ping(7).frame
