@@ -6,8 +6,9 @@
  * least this on the same input stream; slidegate's guard works the same way and draws a
  * thumb, a label and a copy to the window instead of the pixel.
  *
- * Usage: least-drag (DISPLAY from the environment). Prints "ready" once it holds the
- * pointer; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
+ * Usage: least-drag (DISPLAY from the environment). Covers the screen in white and holds
+ * the keyboard and the pointer, as a locker does, so the benchmark starts, sees and stops
+ * it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
 #define _GNU_SOURCE
 #include <X11/Xlib.h>
 #include <poll.h>
@@ -35,11 +36,11 @@ int main(void) {
     GC gc = XCreateGC(d, w, 0, NULL);
     XSync(d, False);
     struct timespec pause = {0, 1000000};
+    while (XGrabKeyboard(d, w, False, GrabModeAsync, GrabModeAsync, CurrentTime) != GrabSuccess)
+        nanosleep(&pause, NULL);
     while (XGrabPointer(d, w, False, ButtonPressMask | ButtonReleaseMask | PointerMotionMask, GrabModeAsync,
                GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
         nanosleep(&pause, NULL);
-    puts("ready");
-    fflush(stdout);
     int fd = ConnectionNumber(d);
     double last = 0;
     int moved = 0, x = 0, y = 0;
