@@ -68,30 +68,34 @@ final class LentSlider {
     }
 
     /// Shows the thumb at `thumbRect` (the layout's rectangle for its value) and the label at
-    /// the scene's `labelAlpha`, repainting what changed since the last frame.
+    /// the scene's `labelAlpha`, repainting what changed since the last frame: the thumb's
+    /// old and new places as one rectangle, and the label's when its alpha changed, each made
+    /// in the back pixmap and copied to the window (as the UI sends the same two in a drag).
     func draw(thumbRect r: Rect, labelAlpha: Double) {
         let place = Rect(x: r.x.rounded(), y: r.y.rounded(), width: thumbSide, height: thumbSide)
         let alpha = label.map { Self.alpha16($0.part.alpha(labelAlpha)) } ?? 0
-        var dirty = bounds
-        if let shown {
-            guard shown.thumb != place || shown.alpha != alpha else { return }
-            dirty = shown.thumb.union(place)
-            if let label, shown.alpha != alpha { dirty = dirty.union(label.part.rect) }
-            dirty = dirty.intersection(bounds)
-        }
+        let old = shown
         shown = (place, alpha)
-        let dpy = display.pointer
-        composite(PictOpSrc, track, mask: 0, placed: bounds, into: backPicture, within: dirty)
+        guard let old else { return repaint(bounds, alpha: alpha) }
+        if old.thumb != place { repaint(old.thumb.union(place).intersection(bounds), alpha: alpha) }
+        if let label, old.alpha != alpha { repaint(label.part.rect.intersection(bounds), alpha: alpha) }
+    }
+
+    /// Makes `area` of the frame (the thumb at `shown`'s place, the label at `alpha`) in the
+    /// back pixmap and copies it to the window.
+    private func repaint(_ area: Rect, alpha: UInt16) {
+        guard let place = shown?.thumb else { return }
+        composite(PictOpSrc, track, mask: 0, placed: bounds, into: backPicture, within: area)
         if let label, alpha > 0 {
             if maskAlpha != alpha {
                 var color = XRenderColor(red: 0, green: 0, blue: 0, alpha: alpha)
-                XRenderFillRectangle(dpy, PictOpSrc, mask, &color, 0, 0, 1, 1)
+                XRenderFillRectangle(display.pointer, PictOpSrc, mask, &color, 0, 0, 1, 1)
                 maskAlpha = alpha
             }
-            composite(PictOpOver, label.picture, mask: mask, placed: label.part.rect, into: backPicture, within: dirty)
+            composite(PictOpOver, label.picture, mask: mask, placed: label.part.rect, into: backPicture, within: area)
         }
-        composite(PictOpOver, thumb, mask: 0, placed: place, into: backPicture, within: dirty)
-        composite(PictOpSrc, backPicture, mask: 0, placed: bounds, into: windowPicture, within: dirty)
+        composite(PictOpOver, thumb, mask: 0, placed: place, into: backPicture, within: area)
+        composite(PictOpSrc, backPicture, mask: 0, placed: bounds, into: windowPicture, within: area)
     }
 
     /// Waits until the server has done every frame sent, so that what the UI paints next

@@ -121,12 +121,35 @@ package final class Renderer {
             case .shimmer(nil): emphasis = shimmer.dimAlpha
             case .shimmer(.some): return nil
             }
-            if let (text, x, y) = try place(shown) {
+            if let (text, x, y) = try place(shown), let ink = Self.ink(of: text.image) {
                 label = DragParts.Label(
-                    image: text.image, x: x + text.imageX, y: y + text.imageY, foregroundAlpha: foreground.alpha, emphasis: emphasis)
+                    image: text.image, ink: ink, x: x + text.imageX, y: y + text.imageY, foregroundAlpha: foreground.alpha,
+                    emphasis: emphasis)
             }
         }
         return DragParts(track: try base(), thumb: try thumbImage(.arrow), label: label)
+    }
+
+    /// The smallest rectangle of a Cairo ARGB32 `image` that holds every pixel not wholly
+    /// transparent; nil when there is none. Outside it the image adds nothing to a frame.
+    package static func ink(of image: OpaquePointer) -> Rect? {
+        cairo_surface_flush(image)
+        let width = Int(cairo_image_surface_get_width(image))
+        let height = Int(cairo_image_surface_get_height(image))
+        let stride = Int(cairo_image_surface_get_stride(image))
+        guard let data = cairo_image_surface_get_data(image) else { return nil }
+        var left = width, right = -1, top = height, bottom = -1
+        for y in 0..<height {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width where row[x] >> 24 != 0 {
+                left = min(left, x)
+                right = max(right, x)
+                top = min(top, y)
+                bottom = y
+            }
+        }
+        guard right >= 0 else { return nil }
+        return Rect(x: Double(left), y: Double(top), width: Double(right - left + 1), height: Double(bottom - top + 1))
     }
 
     /// The thumb's rectangle, on whole pixels so its cached image stays sharp.
@@ -541,6 +564,8 @@ private final class ShapedText {
 package struct DragParts {
     package struct Label {
         package var image: OpaquePointer
+        /// The part of the image that has ink: the rest is transparent and need not be lent.
+        package var ink: Rect
         /// Where the image's top-left corner goes, in whole pixels.
         package var x: Double
         package var y: Double

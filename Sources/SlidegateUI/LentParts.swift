@@ -24,11 +24,14 @@ final class LentParts {
         guard hasDepth32 else { return nil }
         var pixmaps: [Pixmap] = []
         var complete = true
-        func upload(_ image: OpaquePointer) -> Pixmap {
-            let pixmap = XCreatePixmap(
-                dpy, window, UInt32(cairo_image_surface_get_width(image)), UInt32(cairo_image_surface_get_height(image)), 32)
+        func upload(_ image: OpaquePointer, part: Rect? = nil) -> Pixmap {
+            let width = part.map { UInt32($0.width) } ?? UInt32(cairo_image_surface_get_width(image))
+            let height = part.map { UInt32($0.height) } ?? UInt32(cairo_image_surface_get_height(image))
+            let pixmap = XCreatePixmap(dpy, window, width, height, 32)
             if let gc = XCreateGC(dpy, pixmap, 0, nil) {
-                complete = display.put(image, into: pixmap, gc: gc, visual: XDefaultVisual(dpy, display.screen), depth: 32) && complete
+                complete =
+                    display.put(image, part: part, into: pixmap, gc: gc, visual: XDefaultVisual(dpy, display.screen), depth: 32)
+                    && complete
                 XFreeGC(dpy, gc)
             } else {
                 complete = false
@@ -38,12 +41,12 @@ final class LentParts {
         }
         let track = upload(parts.track)
         let thumb = upload(parts.thumb)
+        // Only the text's ink: the guard redraws the label's rectangle at each step of its
+        // fade, and the transparent rows and columns around the letters would cost it for nothing.
         let label = parts.label.map { (shown) in
             SliderParts.Label(
-                pixmap: UInt64(upload(shown.image)),
-                rect: Rect(
-                    x: shown.x, y: shown.y, width: Double(cairo_image_surface_get_width(shown.image)),
-                    height: Double(cairo_image_surface_get_height(shown.image))),
+                pixmap: UInt64(upload(shown.image, part: shown.ink)),
+                rect: Rect(x: shown.x + shown.ink.x, y: shown.y + shown.ink.y, width: shown.ink.width, height: shown.ink.height),
                 foregroundAlpha: shown.foregroundAlpha, emphasis: shown.emphasis)
         }
         guard complete, display.sync() == nil else {

@@ -337,6 +337,34 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
     }
 }
 
+/// A drag's label is lent cropped to its ink: the smallest rectangle holding every pixel
+/// that is not wholly transparent.
+@Suite struct InkTests {
+    @Test func theInkIsTheRectangleAroundEveryVisiblePixel() throws {
+        let image = try #require(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 10, 6))
+        defer { cairo_surface_destroy(image) }
+        #expect(Renderer.ink(of: image) == nil, "a transparent image has none")
+        let cr = try #require(cairo_create(image))
+        defer { cairo_destroy(cr) }
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.01)
+        cairo_rectangle(cr, 3, 2, 1, 1)
+        cairo_rectangle(cr, 7, 4, 1, 1)
+        cairo_fill(cr)
+        #expect(Renderer.ink(of: image) == Rect(x: 3, y: 2, width: 5, height: 3))
+    }
+
+    @Test func aDragsLabelIsItsInk() throws {
+        let renderer = try GoldenImage.renderer()
+        let scene = Scene(thumbValue: 0.2, label: label("slide to unlock", alpha: Presenter.labelAlpha(forValue: 0.2)), busy: false)
+        let shown = try #require(try renderer.dragParts(for: scene)?.label)
+        let width = Double(cairo_image_surface_get_width(shown.image))
+        let height = Double(cairo_image_surface_get_height(shown.image))
+        #expect(shown.ink.width > 0 && shown.ink.height > 0)
+        #expect(shown.ink.width * shown.ink.height < width * height, "the text's image has transparent margins")
+        #expect(shown.ink == Renderer.ink(of: shown.image))
+    }
+}
+
 extension String {
     fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
