@@ -76,15 +76,14 @@ final class LentSlider {
         let alpha = label.map { Self.alpha16($0.part.alpha(labelAlpha)) } ?? 0
         let old = shown
         shown = (place, alpha)
-        guard let old else { return repaint(bounds, alpha: alpha) }
-        if old.thumb != place { repaint(old.thumb.union(place).intersection(bounds), alpha: alpha) }
-        if let label, old.alpha != alpha { repaint(label.part.rect.intersection(bounds), alpha: alpha) }
+        guard let old else { return repaint(bounds, thumb: place, alpha: alpha) }
+        if old.thumb != place { repaint(old.thumb.union(place).intersection(bounds), thumb: place, alpha: alpha) }
+        if let label, old.alpha != alpha { repaint(label.part.rect.intersection(bounds), thumb: place, alpha: alpha) }
     }
 
-    /// Makes `area` of the frame (the thumb at `shown`'s place, the label at `alpha`) in the
-    /// back pixmap and copies it to the window.
-    private func repaint(_ area: Rect, alpha: UInt16) {
-        guard let place = shown?.thumb else { return }
+    /// Makes `area` of the frame (the thumb at `place`, the label at `alpha`) in the back
+    /// pixmap and copies it to the window.
+    private func repaint(_ area: Rect, thumb place: Rect, alpha: UInt16) {
         composite(PictOpSrc, track, mask: 0, placed: bounds, into: backPicture, within: area)
         if let label, alpha > 0 {
             if maskAlpha != alpha {
