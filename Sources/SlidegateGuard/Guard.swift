@@ -54,7 +54,13 @@ package final class Guard {
     /// lock costs no wake-ups.
     private var nextPing: Double?
     private var command: ChildProcess?
-    private var pendingMotion: (x: Double, y: Double, at: Double)?
+    /// Motion not yet given to the gate: where the pointer went, or, after a motion hint,
+    /// only that it moved (the server then sends nothing more until asked where it is).
+    private var pendingMotion: PendingMotion?
+    private enum PendingMotion {
+        case at(x: Double, y: Double, time: Double)
+        case hint
+    }
     /// When motion last went to the gate and the UI: at most once per frame interval, the
     /// newest position (a press or release sends what is pending first).
     private var lastMotion = -Double.infinity
@@ -315,19 +321,26 @@ package final class Guard {
         case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
             // Until the server confirms MouseKeys off, the pointer may be the keypad.
             return nil
+        case MotionNotify where event.xmotion.is_hint != 0:
+            // Where it went is asked at the next frame interval.
+            pendingMotion = .hint
         case MotionNotify:
             // The newest goes to the gate at the next frame interval.
-            pendingMotion = (Double(event.xmotion.x_root) - origin.x, Double(event.xmotion.y_root) - origin.y, now)
+            pendingMotion = .at(x: Double(event.xmotion.x_root) - origin.x, y: Double(event.xmotion.y_root) - origin.y, time: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
             && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
             && gate.banners.visible(at: now) != nil:
             // A click on the banner dismisses it.
             return input(.bannerClicked, at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1):
-            if let status = flushMotion() { return status }
-            return input(.press(x: Double(event.xbutton.x_root) - origin.x, y: Double(event.xbutton.y_root) - origin.y), at: now)
+            let x = Double(event.xbutton.x_root) - origin.x
+            let y = Double(event.xbutton.y_root) - origin.y
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
+            return input(.press(x: x, y: y), at: now)
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
-            if let status = flushMotion() { return status }
+            let x = Double(event.xbutton.x_root) - origin.x
+            let y = Double(event.xbutton.y_root) - origin.y
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
             return input(.release, at: now)
         case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
             let x = Double(event.xbutton.x_root) - origin.x
@@ -371,11 +384,32 @@ package final class Guard {
     }
 
     /// Hands the newest motion to the gate and the UI: at most one message per frame interval.
-    private func flushMotion() -> ExitStatus? {
-        guard let m = pendingMotion else { return nil }
+    /// After a hint the pointer's place is asked of the server, which re-arms the hint; a
+    /// button event brings its own place, where the pointer was when the button went.
+    private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
+        guard let pending = pendingMotion else { return nil }
+        let now = monotonicNow()
+        let motion: (x: Double, y: Double, at: Double)
+        switch (pending, button) {
+        case (.at(let x, let y, let time), _):
+            motion = (x, y, time)
+        case (.hint, let button?):
+            motion = (button.x, button.y, now)
+        case (.hint, nil):
+            let place = display.pointerPosition()
+            // An event that came with the answer happened before it was asked: it goes to
+            // the gate first, or a release followed by a move could carry the thumb on.
+            guard XEventsQueued(display.pointer, QueuedAlready) == 0 else { return nil }
+            guard let place else {
+                pendingMotion = nil
+                return nil
+            }
+            let origin = cover.slider
+            motion = (place.x - origin.x, place.y - origin.y, now)
+        }
         pendingMotion = nil
-        lastMotion = monotonicNow()
-        return input(.motion(x: m.x, y: m.y), at: m.at)
+        lastMotion = now
+        return input(.motion(x: motion.x, y: motion.y), at: motion.at)
     }
 
     private func input(_ input: GateInput, at now: Double) -> ExitStatus? {

@@ -35,10 +35,11 @@ final class InputGrabs {
     /// After this long without the grabs, a small "locking…" notice shows that something
     /// is happening (it covers nothing and does not look locked).
     static let noticeDelay = 0.25
-    /// Every motion event, each with where the pointer went: the guard reads them once a
-    /// frame while the pointer moves (the socket rests in between), so a 1000 Hz mouse
-    /// neither wakes it 1000 times a second nor costs a round trip to ask where it is.
-    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+    /// Motion as hints: after one motion event the server sends none until the guard asks
+    /// where the pointer is, which it does once a frame while the pointer moves (the socket
+    /// rests in between). A 1000 Hz mouse neither wakes the guard 1000 times a second nor
+    /// makes the server write 1000 events a second that the guard would read and drop.
+    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask | PointerMotionHintMask
 
     /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
     /// keeps one), then the other masters and MouseKeys.

@@ -51,6 +51,27 @@ import Testing
         unlock(gate)
     }
 
+    /// The guard asks where the pointer is once a frame; a release and a move to the end
+    /// that happen before the server answers must not carry the thumb to the end. Holding
+    /// the server makes that moment certain: the guard's question waits until the release
+    /// and the move are done.
+    @Test func aMoveBetweenAReleaseAndTheGuardsQuestionDoesNotSlideOn() throws {
+        let gate = try lock()
+        client.drag(from: (140, 140), to: (600, 140), release: false)
+        #expect(eventually { thumbShown(at: 460 / 520) })
+        XGrabServer(client.display)
+        client.move(610, 140)
+        sleep(seconds: 0.1)
+        client.button(false)
+        client.move(1200, 140)
+        XUngrabServer(client.display)
+        XSync(client.display, 0)
+        #expect(eventually { thumbShown(at: 0) && !thumbShown(at: 470 / 520) }, "released short of the end, it springs back")
+        barrier(gate)
+        #expect(!client.canGrabKeyboard() && covered())
+        unlock(gate)
+    }
+
     @Test func aForgedRootConfigureNotifyDoesNotShrinkTheCover() throws {
         let gate = try lock()
         let (cover, _) = try windows()

@@ -116,9 +116,9 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
-    /// A 1000 Hz pointer for one second: the guard takes its motion once a frame (about 60
-    /// wake-ups, not 1000 or a round trip each), the UI draws at most 60 frames, and the
-    /// thumb goes where the pointer went last.
+    /// A 1000 Hz pointer for one second: the guard takes its motion once a frame (a wake-up
+    /// and a question where the pointer is: about 120 context switches, not 1000), the UI
+    /// draws at most 60 frames, and the thumb goes where the pointer went last.
     @Test func aFastPointerWakesTheGuardAndTheUIOnceAFrame() throws {
         let gate = try lock()
         let ui = try #require(children(of: gate.pid).first)
@@ -135,7 +135,7 @@ import Testing
         let elapsed = now() - start
         let guardWoke = try #require(contextSwitches(of: gate.pid)) - guardBefore
         let uiWoke = try #require(contextSwitches(of: ui)) - uiBefore
-        #expect(Double(guardWoke) < 90 * elapsed, "the guard woke \(guardWoke) times in \(elapsed) s")
+        #expect(Double(guardWoke) < 150 * elapsed, "the guard woke \(guardWoke) times in \(elapsed) s")
         #expect(Double(uiWoke) < 90 * elapsed, "the UI woke \(uiWoke) times in \(elapsed) s")
         // One more move, past everywhere the stream went: the newest motion is not lost.
         client.move(400, 140)
