@@ -61,6 +61,11 @@ package final class Guard {
         case at(x: Double, y: Double, time: Double)
         case hint
     }
+    /// Motion events read since motion last went to the gate. A pointer faster than
+    /// `hintRate` over a frame interval turns the grab to motion hints until the button is
+    /// released.
+    private var motionEvents = 0
+    private static let hintRate = 400.0
     /// When motion last went to the gate and the UI: at most once per frame interval, the
     /// newest position (a press or release sends what is pending first).
     private var lastMotion = -Double.infinity
@@ -321,11 +326,13 @@ package final class Guard {
         case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
             // Until the server confirms MouseKeys off, the pointer may be the keypad.
             return nil
-        case MotionNotify where event.xmotion.is_hint != 0:
-            // Where it went is asked at the next frame interval.
+        case MotionNotify where event.xmotion.is_hint != 0 || grabs.motionHints:
+            // Where it went is asked at the next frame interval (also after an event sent
+            // before the grab turned to hints: only the question lets the next hint come).
             pendingMotion = .hint
         case MotionNotify:
             // The newest goes to the gate at the next frame interval.
+            motionEvents += 1
             pendingMotion = .at(x: Double(event.xmotion.x_root) - origin.x, y: Double(event.xmotion.y_root) - origin.y, time: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
             && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
@@ -341,6 +348,7 @@ package final class Guard {
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
             if let status = flushMotion(buttonAt: (x, y)) { return status }
+            grabs.motionHints = false
             return input(.release, at: now)
         case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
             let x = Double(event.xbutton.x_root) - origin.x
@@ -408,6 +416,12 @@ package final class Guard {
             motion = (place.x - origin.x, place.y - origin.y, now)
         }
         pendingMotion = nil
+        if button == nil, !grabs.motionHints, Double(motionEvents) > Self.hintRate * (now - lastMotion) {
+            grabs.motionHints = true
+            // The server takes the last motion event it sent for the hint: ask at the next frame.
+            pendingMotion = .hint
+        }
+        motionEvents = 0
         lastMotion = now
         return input(.motion(x: motion.x, y: motion.y), at: motion.at)
     }

@@ -35,11 +35,20 @@ final class InputGrabs {
     /// After this long without the grabs, a small "locking…" notice shows that something
     /// is happening (it covers nothing and does not look locked).
     static let noticeDelay = 0.25
-    /// Motion as hints: after one motion event the server sends none until the guard asks
-    /// where the pointer is, which it does once a frame while the pointer moves (the socket
-    /// rests in between). A 1000 Hz mouse neither wakes the guard 1000 times a second nor
-    /// makes the server write 1000 events a second that the guard would read and drop.
-    private static let pointerEvents = ButtonPressMask | ButtonReleaseMask | PointerMotionMask | PointerMotionHintMask
+    /// Whether pointer motion comes as hints: after one motion event the server sends none
+    /// until the guard asks where the pointer is, once a frame. For a fast pointer that is
+    /// cheaper than every motion event (the server writes 1000 a second at 1000 Hz, which the
+    /// guard reads once a frame and mostly drops); for a slow one the question's round trip
+    /// costs more than the few events. The guard decides; the active grab follows.
+    var motionHints = false {
+        didSet {
+            guard motionHints != oldValue, pointerHeld else { return }
+            XChangeActivePointerGrab(display.pointer, UInt32(pointerEvents), 0, UInt(CurrentTime))
+        }
+    }
+    private var pointerEvents: Int {
+        ButtonPressMask | ButtonReleaseMask | PointerMotionMask | (motionHints ? PointerMotionHintMask : 0)
+    }
 
     /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
     /// keeps one), then the other masters and MouseKeys.
@@ -92,7 +101,7 @@ final class InputGrabs {
 
     private func grabPointer() -> Int32 {
         XGrabPointer(
-            display.pointer, display.root, 0, UInt32(Self.pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+            display.pointer, display.root, 0, UInt32(pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
     }
 
     /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`

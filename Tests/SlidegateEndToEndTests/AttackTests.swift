@@ -51,13 +51,20 @@ import Testing
         unlock(gate)
     }
 
-    /// The guard asks where the pointer is once a frame; a release and a move to the end
-    /// that happen before the server answers must not carry the thumb to the end. Holding
-    /// the server makes that moment certain: the guard's question waits until the release
-    /// and the move are done.
+    /// For a fast pointer the guard asks where it is once a frame; a release and a move to
+    /// the end that happen before the server answers must not carry the thumb to the end.
+    /// Holding the server makes that moment certain: the guard's question waits until the
+    /// release and the move are done.
     @Test func aMoveBetweenAReleaseAndTheGuardsQuestionDoesNotSlideOn() throws {
         let gate = try lock()
-        client.drag(from: (140, 140), to: (600, 140), release: false)
+        client.move(140, 140)
+        client.button(true)
+        // 1000 Hz for a fifth of a second: the guard turns to motion hints.
+        let start = now()
+        for i in 0..<200 {
+            client.move(140 + 460 * (i + 1) / 200, 140)
+            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
+        }
         #expect(eventually { thumbShown(at: 460 / 520) })
         XGrabServer(client.display)
         client.move(610, 140)
