@@ -131,9 +131,10 @@ let slidegatePath: String = {
 let testCacheHome: String = {
     var template = Array("/tmp/slidegate-tests-cache.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { return "/tmp/slidegate-tests-cache" }
-    // atexit takes no context: the path goes through the environment.
-    setenv("SLIDEGATE_TEST_CACHE", made, 1)
-    atexit { _ = system("rm -rf \"$SLIDEGATE_TEST_CACHE\"") }
+    // atexit takes no context, but the closure may read this global once it is made. Not
+    // through the environment: setenv while other tests' threads read `environ` (to start
+    // a child) frees the array under them.
+    atexit { _ = system("rm -rf '\(testCacheHome)'") }
     return String(cString: made)
 }()
 
