@@ -309,7 +309,9 @@ import Testing
 
 /// Copies an executable (a hard link is impossible across file systems).
 func copyFile(_ from: String, _ to: String) -> Bool {
-    guard let input = fopen(from, "r"), let output = fopen(to, "w") else { return false }
+    // Close-on-exec ("e"): a child another test starts meanwhile must not keep the copy open
+    // for writing, or executing it fails with ETXTBSY.
+    guard let input = fopen(from, "re"), let output = fopen(to, "we") else { return false }
     defer {
         fclose(input)
         fclose(output)

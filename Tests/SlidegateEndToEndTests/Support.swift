@@ -163,7 +163,7 @@ struct HeldUI {
     /// Lets the UI go on, once it has opened the FIFO.
     func release(sourceLocation: SourceLocation = #_sourceLocation) {
         var fd: Int32 = -1
-        #expect(eventually { fd = open(fifo, O_WRONLY | O_NONBLOCK); return fd >= 0 }, "the UI opened the FIFO", sourceLocation: sourceLocation)
+        #expect(eventually { fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC); return fd >= 0 }, "the UI opened the FIFO", sourceLocation: sourceLocation)
         let text = Array("<?xml version=\"1.0\"?>\n<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n".utf8)
         #expect(write(fd, text, text.count) == text.count, sourceLocation: sourceLocation)
         close(fd)
