@@ -198,6 +198,38 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// A grab broken in the middle of a fast drag, while the guard takes motion as hints: the
+    /// grab it takes back starts the hints afresh, and the held thumb goes on following the
+    /// pointer without a button change.
+    @Test func aGrabBrokenMidFastDragStillFollowsThePointer() throws {
+        try screen.run("/usr/bin/setxkbmap", "-option", "grab:break_actions")
+        let gate = try lock()
+        client.move(676 + 40, 842)
+        client.button(true)
+        // 1000 Hz for a fifth of a second: the guard turns to motion hints.
+        let start = now()
+        for i in 0..<200 {
+            client.move(676 + 40 + 100 * (i + 1) / 200, 842)
+            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
+        }
+        #expect(eventually { client.brightness(682 + 100 + 8, 802 + 6 + 8) > 90 }, "the thumb follows the fast drag")
+        let keys = [0xffe3, 0xffe9, 0xffaf].map { UInt32(XKeysymToKeycode(client.display, KeySym($0))) }
+        for code in keys { XTestFakeKeyEvent(client.display, code, 1, 0) }
+        for code in keys.reversed() { XTestFakeKeyEvent(client.display, code, 0, 0) }
+        let taken = XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess
+        XSync(client.display, 0)
+        #expect(taken, "the grab was broken, and this client took the keyboard before the guard could")
+        #expect(eventually { gate.standardError.contains("the keyboard grab is lost") }, "\(gate.standardError)")
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        #expect(eventually { !client.canGrabKeyboard() && !client.canGrabPointer() }, "the guard has both grabs again")
+        client.move(676 + 40 + 200, 842)
+        #expect(eventually { client.brightness(682 + 200 + 8, 802 + 6 + 8) > 90 }, "the thumb follows after the grab came back")
+        client.button(false)
+        #expect(eventually { client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "released, it springs back")
+        #expect(gate.isRunning)
+    }
+
     /// The dummy monitor refreshes at 60 Hz: `--fps 240` shows no more than 60 frames a
     /// second. Over 2 s (one sweep and one pause of the shimmer) the slider shows about 60
     /// frames, not 240.
