@@ -176,18 +176,24 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
-    /// The server breaks the grabs (XKB's Ungrab action) and another client takes the
-    /// keyboard at once: the guard says so loudly, retries, and has it back once it is free.
-    @Test func aBrokenGrabIsReportedAndTakenBack() throws {
-        try screen.run("/usr/bin/setxkbmap", "-option", "grab:break_actions")
-        let gate = try lock()
-        // Ctrl+Alt+KP_Divide and the grab go in one batch: the server breaks the grabs and
-        // gives the keyboard to this client before the guard can hear of it.
+    /// XKB's Ungrab action (Ctrl+Alt+KP_Divide, with `grab:break_actions`) and a keyboard grab
+    /// of this client's in one batch: the server breaks the guard's grabs and gives the
+    /// keyboard to this client before the guard can hear of it. Whether the grab was had.
+    func breakGrabsAndTakeTheKeyboard() -> Bool {
         let keys = [0xffe3, 0xffe9, 0xffaf].map { UInt32(XKeysymToKeycode(client.display, KeySym($0))) }
         for code in keys { XTestFakeKeyEvent(client.display, code, 1, 0) }
         for code in keys.reversed() { XTestFakeKeyEvent(client.display, code, 0, 0) }
         let taken = XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess
         XSync(client.display, 0)
+        return taken
+    }
+
+    /// The server breaks the grabs (XKB's Ungrab action) and another client takes the
+    /// keyboard at once: the guard says so loudly, retries, and has it back once it is free.
+    @Test func aBrokenGrabIsReportedAndTakenBack() throws {
+        try screen.run("/usr/bin/setxkbmap", "-option", "grab:break_actions")
+        let gate = try lock()
+        let taken = breakGrabsAndTakeTheKeyboard()
         #expect(taken, "the grab was broken, and this client took the keyboard before the guard could")
         #expect(eventually { gate.standardError.contains("slidegate: critical: the keyboard grab is lost; retrying") })
         XUngrabKeyboard(client.display, 0)
@@ -206,18 +212,9 @@ import Testing
         let gate = try lock()
         client.move(676 + 40, 842)
         client.button(true)
-        // 1000 Hz for a fifth of a second: the guard turns to motion hints.
-        let start = now()
-        for i in 0..<200 {
-            client.move(676 + 40 + 100 * (i + 1) / 200, 842)
-            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
-        }
+        client.fastMove(y: 842, from: 676 + 40, to: 676 + 40 + 100)
         #expect(eventually { client.brightness(682 + 100 + 8, 802 + 6 + 8) > 90 }, "the thumb follows the fast drag")
-        let keys = [0xffe3, 0xffe9, 0xffaf].map { UInt32(XKeysymToKeycode(client.display, KeySym($0))) }
-        for code in keys { XTestFakeKeyEvent(client.display, code, 1, 0) }
-        for code in keys.reversed() { XTestFakeKeyEvent(client.display, code, 0, 0) }
-        let taken = XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess
-        XSync(client.display, 0)
+        let taken = breakGrabsAndTakeTheKeyboard()
         #expect(taken, "the grab was broken, and this client took the keyboard before the guard could")
         #expect(eventually { gate.standardError.contains("the keyboard grab is lost") }, "\(gate.standardError)")
         XUngrabKeyboard(client.display, 0)
