@@ -63,7 +63,7 @@ package final class Guard {
     }
     /// Motion events read since motion last went to the gate. A pointer faster than
     /// `hintRate` over a frame interval turns the grab to motion hints until the button is
-    /// released.
+    /// released or a frame interval passes without motion.
     private var motionEvents = 0
     private static let hintRate = 400.0
     /// When motion last went to the gate and the UI: at most once per frame interval, the
@@ -240,6 +240,9 @@ package final class Guard {
         let now = monotonicNow()
         let frame = 1 / Double(fps)
         if pendingMotion != nil && now >= lastMotion + frame, let status = flushMotion() { return .exit(status) }
+        // A whole frame interval without motion: the pointer rests, and when it moves on,
+        // its events cost less than a question a frame until it is fast again.
+        if grabs.motionHints && pendingMotion == nil && now >= lastMotion + frame { grabs.motionHints = false }
         let motionDue = lastMotion + frame
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
