@@ -296,7 +296,7 @@ func writeAtomically(_ text: String, to path: String) throws(UserError) {
     var template = Array((directory + "/.pin-XXXXXX").utf8CString)
     let fd = mkstemp(&template)
     guard fd >= 0 else { throw problem("cannot write in \(directory)") }
-    let temporary = String(cString: template)
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     var done = false
     defer {
         close(fd)

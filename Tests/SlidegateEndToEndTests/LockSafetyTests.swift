@@ -177,7 +177,7 @@ final class MockLogind {
             defer { fclose(f) }
             var buffer = [CChar](repeating: 0, count: 512)
             guard fgets(&buffer, 512, f) != nil else { return false }
-            found = String(cString: buffer).filter { !$0.isNewline }
+            found = String(terminated: buffer).filter { !$0.isNewline }
             return !found.isEmpty
         }
         unlink(addressFile)

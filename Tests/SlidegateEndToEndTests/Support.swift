@@ -116,12 +116,19 @@ final class Child {
     }
 }
 
+extension String {
+    /// The text of a C buffer up to its first NUL (which it must hold).
+    init(terminated buffer: [CChar]) {
+        self = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
 /// The slidegate binary built beside this test bundle (by `swift build`, which ./dev test
 /// runs first; the test target cannot depend on the static guard executable).
 let slidegatePath: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, 4095)
-    let exe = String(cString: buffer.prefix(max(n, 0)) + [0])
+    let exe = String(terminated: Array(buffer.prefix(max(n, 0))) + [0])
     let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     return dir + "/slidegate"
 }()
@@ -310,7 +317,7 @@ func contents(of path: String) -> String {
     defer { fclose(f) }
     var text = ""
     var buffer = [CChar](repeating: 0, count: 4096)
-    while fgets(&buffer, 4096, f) != nil { text += String(cString: buffer) }
+    while fgets(&buffer, 4096, f) != nil { text += String(terminated: buffer) }
     return text
 }
 
@@ -320,7 +327,7 @@ func children(of pid: pid_t) -> [pid_t] {
     defer { fclose(f) }
     var buffer = [CChar](repeating: 0, count: 4096)
     guard fgets(&buffer, 4096, f) != nil else { return [] }
-    return String(cString: buffer).split(separator: " ").compactMap { pid_t($0.trimmingSpaces) }
+    return String(terminated: buffer).split(separator: " ").compactMap { pid_t($0.trimmingSpaces) }
 }
 
 /// Voluntary context switches of a process so far: its wake-ups (each time it sleeps it
@@ -332,7 +339,7 @@ func contextSwitches(of pid: pid_t) -> Int? {
     var total = 0
     var buffer = [CChar](repeating: 0, count: 512)
     while fgets(&buffer, 512, f) != nil {
-        let line = String(cString: buffer)
+        let line = String(terminated: buffer)
         if line.hasPrefix("voluntary_ctxt_switches:") {
             total += Int(line.split(separator: ":")[1].trimmingSpaces) ?? 0
         }
