@@ -417,7 +417,12 @@ package final class Runner {
             shedAtFirstRest = false
             shedStartupPages()
         }
-        return .wait(until: deadline)
+        // Windowed mode, the thumb or a wheel held: until the next frame may be painted the X
+        // socket rests, and the motion events of the frame interval are read together then
+        // (a wake-up a frame, not one an event). In lock mode the guard sends the motion.
+        let held = gate.isDragging || gate.wheels?.held != nil
+        let resting = guardLink == nil && held && !blanking.isBlank && now < nextPaint
+        return .wait(until: deadline, readingXAfter: resting ? nextPaint : nil)
     }
 
     /// Lock mode: answers the guard's `lend` with the slider's parts, on the server before

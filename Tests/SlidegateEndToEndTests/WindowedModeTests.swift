@@ -37,6 +37,29 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    /// A pointer at 1000 Hz wakes the window once a frame, not once a motion event: while
+    /// the thumb is held, the motion of a frame interval is read together when the next
+    /// frame may be painted. The newest motion still counts, and the release.
+    @Test func aFastPointerWakesTheWindowOnceAFrame() throws {
+        let gate = try start()
+        client.move(140, 140)
+        client.button(true)
+        let before = try #require(contextSwitches(of: gate.pid))
+        let start = now()
+        for i in 0..<1000 {
+            let step = i % 400
+            client.move(160 + (step < 200 ? step : 400 - step), 140)
+            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
+        }
+        let woke = Double(try #require(contextSwitches(of: gate.pid)) - before) / (now() - start)
+        #expect(woke < 90, "at 1000 Hz the window's process switched \(woke) times a second")
+        client.move(400, 140)
+        #expect(eventually(within: 1) { thumbShown(at: 0.5) && !thumbShown(at: 0) }, "the newest motion counts")
+        client.button(false)
+        #expect(eventually(within: 1) { thumbShown(at: 0) && !thumbShown(at: 0.5) }, "released, it springs back")
+        #expect(gate.isRunning)
+    }
+
     @Test func fullDragOvershootingTheWindowExits0() throws {
         let gate = try start()
         client.drag(from: (140, 140), to: (1100, 400))
