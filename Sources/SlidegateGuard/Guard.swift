@@ -240,10 +240,10 @@ package final class Guard {
         let now = monotonicNow()
         let frame = 1 / Double(fps)
         if pendingMotion != nil && now >= lastMotion + frame, let status = flushMotion() { return .exit(status) }
+        let motionDue = lastMotion + frame
         // A whole frame interval without motion: the pointer rests, and when it moves on,
         // its events cost less than a question a frame until it is fast again.
-        if grabs.motionHints && pendingMotion == nil && now >= lastMotion + frame { grabs.motionHints = false }
-        let motionDue = lastMotion + frame
+        if grabs.motionHints && pendingMotion == nil && now >= motionDue { grabs.motionHints = false }
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return .exit(status) }
         syncEntry(wasOpen: wasOpen)

@@ -134,11 +134,7 @@ import Testing
             let guardBefore = try #require(contextSwitches(of: gate.pid))
             let uiBefore = try #require(contextSwitches(of: ui))
             let start = now()
-            for i in 0..<rate {
-                let step = i % 400
-                client.move(160 + (step < 200 ? step : 400 - step), 140)
-                sleep(seconds: max(0, start + Double(i + 1) / Double(rate) - now()))
-            }
+            client.backAndForth(rate: rate, y: 140)
             let elapsed = now() - start
             let guardWoke = try #require(contextSwitches(of: gate.pid)) - guardBefore
             let uiWoke = try #require(contextSwitches(of: ui)) - uiBefore

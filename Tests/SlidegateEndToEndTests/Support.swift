@@ -421,6 +421,17 @@ final class Client {
         if release { button(false) }
     }
 
+    /// Moves the pointer `rate` times a second for a second along row `y`, from x 160 to 360
+    /// and back, one pixel a move: a pointer of that polling rate, held on the thumb.
+    func backAndForth(rate: Int, y: Int) {
+        let start = now()
+        for i in 0..<rate {
+            let step = i % 400
+            move(160 + (step < 200 ? step : 400 - step), y)
+            sleep(seconds: max(0, start + Double(i + 1) / Double(rate) - now()))
+        }
+    }
+
     /// Moves the pointer along a row from `from` to `to` in `steps` moves, 1000 a second: a
     /// fast mouse, for which the guard takes motion as hints.
     func fastMove(y: Int, from: Int, to: Int, steps: Int = 200) {
