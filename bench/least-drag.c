@@ -9,13 +9,18 @@
  * this on the same input stream; slidegate draws a thumb, a label and a copy to the
  * window instead of the pixel.
  *
- * Usage: least-drag (DISPLAY from the environment). Covers the screen in white and holds
- * the keyboard and the pointer, as a locker does, so the benchmark starts, sees and stops
- * it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
+ * With --blind it reads no input at all: its grab asks for no motion, and it wakes by a
+ * timer 60 times a second and fills a pixel. No locker can show a moving thumb for less,
+ * however it learns where the pointer is: the floor under the floor.
+ *
+ * Usage: least-drag [--blind] (DISPLAY from the environment). Covers the screen in white
+ * and holds the keyboard and the pointer, as a locker does, so the benchmark starts, sees
+ * and stops it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
 #define _GNU_SOURCE
 #include <X11/Xlib.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 static double monotonic(void) {
@@ -24,7 +29,25 @@ static double monotonic(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-int main(void) {
+/* --blind: a pixel a frame, on a timer, with no input read. */
+static _Noreturn void blind(Display *d, Window w, GC gc) {
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (unsigned long i = 0;; i++) {
+        next.tv_nsec += 1000000000 / 60;
+        if (next.tv_nsec >= 1000000000) {
+            next.tv_nsec -= 1000000000;
+            next.tv_sec++;
+        }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        XSetForeground(d, gc, i * 2654435761u);
+        XDrawPoint(d, w, gc, (int)(i % 256), 0);
+        XFlush(d);
+    }
+}
+
+int main(int argc, char **argv) {
+    const int timerOnly = argc > 1 && strcmp(argv[1], "--blind") == 0;
     const double frame = 1.0 / 60;
     Display *d = XOpenDisplay(NULL);
     if (!d) {
@@ -42,8 +65,10 @@ int main(void) {
     while (XGrabKeyboard(d, w, False, GrabModeAsync, GrabModeAsync, CurrentTime) != GrabSuccess)
         nanosleep(&pause, NULL);
     const long plain = ButtonPressMask | ButtonReleaseMask | PointerMotionMask;
-    while (XGrabPointer(d, w, False, plain, GrabModeAsync, GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
+    while (XGrabPointer(d, w, False, timerOnly ? ButtonPressMask | ButtonReleaseMask : plain, GrabModeAsync, GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
         nanosleep(&pause, NULL);
+    if (timerOnly)
+        blind(d, w, gc);
     int fd = ConnectionNumber(d);
     double last = 0;
     int moved = 0, events = 0, hints = 0, x = 0, y = 0;
