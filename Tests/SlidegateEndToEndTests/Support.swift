@@ -421,25 +421,29 @@ final class Client {
         if release { button(false) }
     }
 
+    /// Moves the pointer `count` times along row `y`, `rate` moves a second, the i-th move
+    /// to x `place(i)`: a mouse of that polling rate.
+    func moveAlong(rate: Int, count: Int, y: Int, place: (Int) -> Int) {
+        let start = now()
+        for i in 0..<count {
+            move(place(i), y)
+            sleep(seconds: max(0, start + Double(i + 1) / Double(rate) - now()))
+        }
+    }
+
     /// Moves the pointer `rate` times a second for a second along row `y`, from x 160 to 360
     /// and back, one pixel a move: a pointer of that polling rate, held on the thumb.
     func backAndForth(rate: Int, y: Int) {
-        let start = now()
-        for i in 0..<rate {
+        moveAlong(rate: rate, count: rate, y: y) { i in
             let step = i % 400
-            move(160 + (step < 200 ? step : 400 - step), y)
-            sleep(seconds: max(0, start + Double(i + 1) / Double(rate) - now()))
+            return 160 + (step < 200 ? step : 400 - step)
         }
     }
 
     /// Moves the pointer along a row from `from` to `to` in `steps` moves, 1000 a second: a
     /// fast mouse, for which the guard takes motion as hints.
     func fastMove(y: Int, from: Int, to: Int, steps: Int = 200) {
-        let start = now()
-        for i in 0..<steps {
-            move(from + (to - from) * (i + 1) / steps, y)
-            sleep(seconds: max(0, start + Double(i + 1) / 1000 - now()))
-        }
+        moveAlong(rate: 1000, count: steps, y: y) { i in from + (to - from) * (i + 1) / steps }
     }
 
     /// The colour at a root-window pixel as (red, green, blue), 0...255. A failed read
