@@ -15,9 +15,13 @@ package struct Banner: Equatable, Sendable {
     /// A banner that stays until it is withdrawn (Caps Lock while it is on).
     package var persistent: Bool
 
+    /// The longest text a banner holds, in bytes of UTF-8: what one or two lines can show,
+    /// and what keeps a queue of them inside one protocol frame. Longer texts are cut.
+    package static let maximumText = 512
+
     package init(_ kind: Kind, _ text: String, countdownUntil: Double? = nil, persistent: Bool = false) {
         self.kind = kind
-        self.text = text
+        self.text = text.cut(toUTF8: Self.maximumText)
         self.countdownUntil = countdownUntil
         self.persistent = persistent
     }
@@ -33,7 +37,8 @@ package struct Banner: Equatable, Sendable {
 /// then warning, then info; in order of arrival within a kind). One slides in over
 /// `slideDuration` with an ease-out, stays its time (info and warning 3 s, error 4 s, a
 /// countdown until it ends, a persistent one until withdrawn), and slides out before the
-/// next comes in.
+/// next comes in. At most `maximumWaiting` wait (a full queue drops the least important,
+/// newest first), and one countdown of a text at a time: a new one replaces it.
 ///
 /// Time is an argument; nothing here reads a clock.
 package struct BannerQueue: Equatable, Sendable {
@@ -65,12 +70,31 @@ package struct BannerQueue: Equatable, Sendable {
         return banner.kind == .error ? 4 : 3
     }
 
-    /// Queues a banner; an identical one already waiting or showing is not repeated.
+    /// How many banners may wait behind the one showing.
+    package static let maximumWaiting = 8
+
+    /// Queues a banner; an identical one already waiting or showing is not repeated, and a
+    /// countdown replaces the countdown of the same text (the one showing counts on to the
+    /// new moment).
     package mutating func post(_ banner: Banner, at now: Double) {
         advance(to: now)
         guard showing?.banner != banner, !waiting.contains(banner) else { return }
+        if banner.countdownUntil != nil {
+            let sameCountdown = { (other: Banner) in
+                other.countdownUntil != nil && other.kind == banner.kind && other.text == banner.text
+            }
+            if var s = showing, sameCountdown(s.banner), s.leaving == nil {
+                s.banner = banner
+                showing = s
+                waiting.removeAll(where: sameCountdown)
+                return
+            }
+            waiting.removeAll(where: sameCountdown)
+        }
         let index = waiting.firstIndex { $0.kind < banner.kind } ?? waiting.endIndex
+        guard index < Self.maximumWaiting else { return }
         waiting.insert(banner, at: index)
+        if waiting.count > Self.maximumWaiting { waiting.removeLast() }
         advance(to: now)
     }
 

@@ -74,6 +74,9 @@ package struct Options: Equatable, Sendable {
     package static let minimumHeight = 24
     package static let minimumAspect = 2
     package static let maximumSide = 16384
+    /// The longest value any option takes, in bytes of UTF-8 (the settings message the UI
+    /// gets carries seven of them, and must stay within a frame).
+    package static let maximumValue = 4096
 
     package var gateSettings: Gate.Settings {
         var settings = Gate.Settings(
@@ -89,7 +92,7 @@ package struct Options: Equatable, Sendable {
 }
 
 /// What opens the gate once the slide completes.
-package enum AuthMethod: String, Equatable, Sendable {
+package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     /// The slide alone.
     case none
     /// The user's password, checked by PAM (in slidegate-auth).
@@ -224,6 +227,11 @@ extension Options {
             let value = given.value
             func bad() -> UserError { fail(given) }
             let v = value ?? ""
+            // Every value fits in what the guard sends its drawing program, with room to spare.
+            guard v.utf8.count <= maximumValue else {
+                throw UserError(
+                    "\(given.origin.naming(name.name)): expected at most \(maximumValue) bytes, got \(v.utf8.count)", status: .usage)
+            }
             switch name.name {
             case "config", "no-config": continue
             case "help": return .help

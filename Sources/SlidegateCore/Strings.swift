@@ -22,13 +22,41 @@ package struct Strings: Equatable, Sendable {
         (label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn) = (all[0], all[1], all[2], all[3], all[4], all[5], all[6])
     }
 
-    /// Each English string passed through `translate`.
+    /// The longest a translation may be, in bytes of UTF-8: a catalogue is a file from
+    /// outside, and what it says goes to the UI in the settings message.
+    package static let maximumLength = 256
+
+    /// Each English string passed through `translate`, cut to `maximumLength`.
     package func translated(_ translate: (String) -> String) -> Strings {
-        Strings(all: all.map(translate))!
+        var copy = self
+        copy.label = translate(label).cut(toUTF8: Self.maximumLength)
+        copy.busy = translate(busy).cut(toUTF8: Self.maximumLength)
+        copy.refusal = translate(refusal).cut(toUTF8: Self.maximumLength)
+        copy.wrongPassword = translate(wrongPassword).cut(toUTF8: Self.maximumLength)
+        copy.wrongPin = translate(wrongPin).cut(toUTF8: Self.maximumLength)
+        copy.capsLock = translate(capsLock).cut(toUTF8: Self.maximumLength)
+        copy.tryAgainIn = translate(tryAgainIn).cut(toUTF8: Self.maximumLength)
+        return copy
     }
 }
 
 extension String {
+    /// The string cut, at a character's end, to at most `limit` bytes of UTF-8, with "…"
+    /// at the end when anything was cut; the string itself when it fits.
+    package func cut(toUTF8 limit: Int) -> String {
+        guard utf8.count > limit else { return self }
+        let ellipsis = "…"
+        var kept = ""
+        var size = 0
+        for character in self {
+            let length = character.utf8.count
+            guard size + length + ellipsis.utf8.count <= limit else { break }
+            kept.append(character)
+            size += length
+        }
+        return kept + ellipsis
+    }
+
     /// Whether `part` occurs in this string, byte for byte in UTF-8 (what the standard
     /// library's `contains(_:)` for strings does, without the string-processing module).
     package func includes(_ part: String) -> Bool {

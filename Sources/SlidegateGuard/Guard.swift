@@ -281,7 +281,7 @@ package final class Guard {
                 replaceUI(running, because: "stopped answering")
             } else if let at = nextPing, now >= at {
                 nextPing = nil
-                if !running.ping(at: now) { replaceUI(running, because: "stopped reading") }
+                if let reason = running.ping(at: now) { replaceUI(running, because: reason) }
             }
         }
         if let at = fallbackAt, now >= at, fallback == nil {
@@ -383,13 +383,22 @@ package final class Guard {
     }
 
     /// The screen changed (or the cover was made anew): lay out from what the server says
-    /// now; a drag in progress springs back.
+    /// now. A drag in progress springs back whatever changed: the thumb was held on a
+    /// slider that may now be elsewhere, even at the same size.
     private func relayout() {
+        let now = monotonicNow()
+        let wasDragging = gate.slide.isDragging
+        if wasDragging {
+            pendingMotion = nil
+            gate.cancelDrag(at: now)
+        }
         if cover.layOut() {
-            gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
+            gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: now)
             sendLayout()
             send(.state(gate.snapshot))
             fallback?.invalidate()
+        } else if wasDragging {
+            send(.state(gate.snapshot))
         }
         cover.raise()
     }
@@ -448,8 +457,9 @@ package final class Guard {
         return nil
     }
 
+    /// The transaction follows the password stage; when none can run, the gate says why.
     private func syncEntry(wasOpen: Bool) {
-        auth?.follow(gate.entry, wasOpen: wasOpen)
+        if let notice = auth?.follow(gate.entry, wasOpen: wasOpen) { _ = input(notice, at: monotonicNow()) }
     }
 
     /// Caps Lock, as the server has it now, goes to the gate when it changed.
@@ -551,8 +561,8 @@ package final class Guard {
 
     /// Sends a message as it is, loan or not.
     private func post(_ message: GuardMessage) {
-        guard let running = ui, !running.send(message) else { return }
-        replaceUI(running, because: "stopped reading")
+        guard let running = ui, let reason = running.send(message) else { return }
+        replaceUI(running, because: reason)
     }
 
     /// Where lending the slider for a drag stands.

@@ -31,14 +31,17 @@ final class UIProcess {
         process = try program.start(["--lock-ui"], descriptors: [3: socket.uiEnd.rawValue])
     }
 
-    /// Sends a message; false when the UI must be replaced (it stopped taking them).
-    func send(_ message: GuardMessage) -> Bool {
+    /// Sends a message; says why when the UI must be replaced (it stopped taking them, or
+    /// the message could not be framed and the UI would go on without it).
+    func send(_ message: GuardMessage) -> String? {
         do {
             try channel.send(message)
+        } catch where error.code == EMSGSIZE {
+            return "missed a message over the protocol's limit"
         } catch {
-            return false
+            return "stopped reading"
         }
-        return channel.keepsUp
+        return channel.keepsUp ? nil : "stopped reading"
     }
 
     /// What one read brought from the UI.
@@ -74,9 +77,9 @@ final class UIProcess {
         return open ? received : nil
     }
 
-    /// Pings the UI, unless a ping is still unanswered; false when the UI must be replaced.
-    func ping(at now: Double) -> Bool {
-        guard unanswered == nil else { return true }
+    /// Pings the UI, unless a ping is still unanswered; says why when the UI must be replaced.
+    func ping(at now: Double) -> String? {
+        guard unanswered == nil else { return nil }
         sequence &+= 1
         unanswered = (sequence, now)
         return send(.ping(sequence))

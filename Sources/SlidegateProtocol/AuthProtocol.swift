@@ -44,7 +44,7 @@ package enum AuthProtocol {
     /// the sender writes after it from its locked buffer: the frame's length, then the kind.
     package static func secretHeader(kind: UInt8, secretLength: Int) -> [UInt8] {
         var w = FrameWriter()
-        w.u32(UInt32(secretLength + 1))
+        w.u32(UInt32(clamping: secretLength + 1))
         w.u8(kind)
         return w.body
     }
@@ -56,7 +56,8 @@ package enum AuthRequest: Framed, Equatable, Sendable {
     case cancel
     case pinFile(String)
 
-    package func appendFrame(to buffer: inout [UInt8]) {
+    @discardableResult
+    package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build): w.hello(version, build)
@@ -96,7 +97,8 @@ package enum AuthReply: Framed, Equatable, Sendable {
     case notice(error: Bool, text: String)
     case verdict(AuthOutcome, message: String?)
 
-    package func appendFrame(to buffer: inout [UInt8]) {
+    @discardableResult
+    package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build): w.hello(version, build)

@@ -8,7 +8,9 @@ import SlidegateCore
 //
 // FRAMING
 //   Every message is one frame: a 4-byte little-endian length N (1 ≤ N ≤ 65536), then N
-//   bytes: one byte naming the kind, then the kind's fields in order. Fields are
+//   bytes: one byte naming the kind, then the kind's fields in order. A message that would
+//   not fit is not sent (`appendFrame` says false; the sender handles it): the limits on
+//   options, banners and texts keep every message the guard sends well inside. Fields are
 //     u8, u32, u64         little-endian unsigned integers
 //     f64                  an IEEE 754 double's bits, little-endian
 //     string               u32 byte count, then that many bytes of UTF-8
@@ -101,8 +103,9 @@ import SlidegateCore
 //                 track, the slider's size, at the window's top-left corner), u64 the
 //                 thumb's pixmap (its glyph included, the layout's thumb side square),
 //                 u8 has label, [u64 the label's pixmap, f64 x, f64 y (whole pixels, in
-//                 the window), u32 width, u32 height, f64 the foreground's alpha, f64 the
-//                 emphasis' factor (the dim text's, or 1)]: pixmaps of depth 32 holding
+//                 the window, at most 16384 from its corner), u32 width, u32 height (each
+//                 at most 16384), f64 the foreground's alpha, f64 the emphasis' factor
+//                 (the dim text's, or 1; both from 0 to 1)]: pixmaps of depth 32 holding
 //                 premultiplied ARGB, already on the server. From here until `give back`
 //                 the UI paints nothing in the slider window.
 //   not lent (12) the answer to `lend` when the slider shows more than a drag changes
@@ -226,7 +229,8 @@ package struct ProtocolError: Error, Equatable, CustomStringConvertible {
 }
 
 extension GuardMessage {
-    package func appendFrame(to buffer: inout [UInt8]) {
+    @discardableResult
+    package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build):
@@ -239,7 +243,7 @@ extension GuardMessage {
                 w.u32(UInt32(clamping: s.fps))
                 w.u8(s.unlockCommand == nil ? 0 : 1)
                 if let command = s.unlockCommand { w.string(command) }
-                w.u8(Self.authTags[s.auth]!)
+                w.u8(Self.authTag(s.auth))
                 w.u32(UInt32(clamping: s.pinLength))
                 w.optional(s.message) { $0.string($1) }
                 w.u8(s.countdown ? 1 : 0)
@@ -253,7 +257,7 @@ extension GuardMessage {
                 w.optional(s.theme) { $0.string($1) }
                 w.f64(s.scale)
                 w.optional(s.image) { $0.string($1) }
-                w.u8(UInt8(ImageMode.allCases.firstIndex(of: s.imageMode)!))
+                w.u8(UInt8(truncatingIfNeeded: ImageMode.allCases.firstIndex(of: s.imageMode) ?? 0))
             case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
                 w.u8(3)
                 w.u64(cover)
@@ -287,18 +291,18 @@ extension GuardMessage {
                 case .granted: w.tagged(3, 0)
                 }
                 w.entry(snapshot.entry)
-                w.u32(UInt32(snapshot.limiter.failures))
+                w.u32(UInt32(clamping: snapshot.limiter.failures))
                 w.optional(snapshot.limiter.blockedUntil) { $0.f64($1) }
                 w.optional(snapshot.banners.showing) { w, showing in
                     w.banner(showing.banner)
                     w.f64(showing.start)
                     w.optional(showing.leaving) { $0.f64($1) }
                 }
-                w.u32(UInt32(snapshot.banners.waiting.count))
+                w.u32(UInt32(clamping: snapshot.banners.waiting.count))
                 snapshot.banners.waiting.forEach { w.banner($0) }
                 w.u8(snapshot.capsLock ? 1 : 0)
                 w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
-                w.u32(UInt32(snapshot.pinLimiter.failures))
+                w.u32(UInt32(clamping: snapshot.pinLimiter.failures))
                 w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
                 w.u8(snapshot.checkingPin ? 1 : 0)
             case .input(.pinVerdict(let granted, let message), let time):
@@ -309,7 +313,7 @@ extension GuardMessage {
             case .input(.scramble(let digits), let time):
                 w.u8(14)
                 w.f64(time)
-                w.u32(UInt32(digits.count))
+                w.u32(UInt32(clamping: digits.count))
                 digits.forEach { w.u8(UInt8(clamping: $0)) }
             case .input(.authPrompt(let prompt), let time):
                 w.u8(9)
@@ -334,13 +338,14 @@ extension GuardMessage {
                 case .motion(let x, let y): w.tagged(1, x, y)
                 case .release: w.tagged(2, 0, 0)
                 case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
-                case .key(let key): w.tagged(Self.keyTags[key]!, 0, 0)
+                case .key(let key): w.tagged(Self.keyTag(key), 0, 0)
                 case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
                 case .bannerClicked: w.tagged(12, 0, 0)
                 case .scroll(let x, let y, let down): w.tagged(down ? 13 : 14, x, y)
                 case .wheelKey(let key): w.tagged(Self.wheelKeyTag(key), 0, 0)
                 case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
-                    preconditionFailure("the guard never forwards \(input) this way")
+                    // Never forwarded this way: not a message.
+                    w.refuse()
                 }
             case .echo(let text):
                 w.u8(12)
@@ -380,7 +385,7 @@ extension GuardMessage {
                 case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
                 }
             let authTag = try r.u8()
-            guard let auth = Self.authTags.first(where: { $0.value == authTag })?.key else {
+            guard let auth = AuthMethod.allCases.first(where: { Self.authTag($0) == authTag }) else {
                 throw ProtocolError("settings: unknown auth method \(authTag)")
             }
             let pinLength = Int(try r.u32())
@@ -398,7 +403,8 @@ extension GuardMessage {
             guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
             var all: [String] = []
             for _ in 0..<count { all.append(try r.string()) }
-            settings.strings = Strings(all: all)!
+            guard let strings = Strings(all: all) else { throw ProtocolError("settings: \(count) strings") }
+            settings.strings = strings
             settings.theme = try r.optionalString()
             settings.scale = try r.f64()
             settings.image = try r.optionalString()
@@ -465,7 +471,11 @@ extension GuardMessage {
                 case 2: .release
                 case 3: .unlockCommandFinished(succeeded: true)
                 case 4: .unlockCommandFinished(succeeded: false)
-                case 5...9: .key(Self.keyTags.first { $0.value == tag }!.key)
+                case 5: .key(.character)
+                case 6: .key(.backspace)
+                case 7: .key(.clear)
+                case 8: .key(.escape)
+                case 9: .key(.enter)
                 case 10: .capsLock(true)
                 case 11: .capsLock(false)
                 case 12: .bannerClicked
@@ -510,8 +520,24 @@ extension GuardMessage {
 }
 
 extension GuardMessage {
-    static let keyTags: [EntryKey: UInt8] = [.character: 5, .backspace: 6, .clear: 7, .escape: 8, .enter: 9]
-    static let authTags: [AuthMethod: UInt8] = [.none: 0, .pam: 1, .pin: 2, .pinAndPam: 3]
+    static func keyTag(_ key: EntryKey) -> UInt8 {
+        switch key {
+        case .character: 5
+        case .backspace: 6
+        case .clear: 7
+        case .escape: 8
+        case .enter: 9
+        }
+    }
+
+    static func authTag(_ method: AuthMethod) -> UInt8 {
+        switch method {
+        case .none: 0
+        case .pam: 1
+        case .pin: 2
+        case .pinAndPam: 3
+        }
+    }
 
     static func wheelKeyTag(_ key: WheelKey) -> UInt8 {
         switch key {
@@ -537,7 +563,8 @@ extension GuardMessage {
 }
 
 extension UIMessage {
-    package func appendFrame(to buffer: inout [UInt8]) {
+    @discardableResult
+    package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build):
@@ -556,8 +583,8 @@ extension UIMessage {
                     w.u64(label.pixmap)
                     w.f64(label.rect.x)
                     w.f64(label.rect.y)
-                    w.u32(UInt32(label.rect.width))
-                    w.u32(UInt32(label.rect.height))
+                    w.u32(UInt32(clamping: Int(exactly: label.rect.width.rounded()) ?? 0))
+                    w.u32(UInt32(clamping: Int(exactly: label.rect.height.rounded()) ?? 0))
                     w.f64(label.foregroundAlpha)
                     w.f64(label.emphasis)
                 }
@@ -581,8 +608,20 @@ extension UIMessage {
                 let pixmap = try r.u64()
                 let x = try r.f64()
                 let y = try r.f64()
-                let rect = Rect(x: x, y: y, width: Double(try r.u32()), height: Double(try r.u32()))
-                label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: try r.f64(), emphasis: try r.f64())
+                let width = try r.u32()
+                let height = try r.u32()
+                let foregroundAlpha = try r.f64()
+                let emphasis = try r.f64()
+                // The guard draws with these: whole pixels a window can hold, alphas that are alphas.
+                let side = Double(Options.maximumSide)
+                guard x.rounded() == x, y.rounded() == y, abs(x) <= side, abs(y) <= side, width <= Options.maximumSide,
+                    height <= Options.maximumSide
+                else { throw ProtocolError("lent: a label at (\(x), \(y)) of \(width)x\(height)") }
+                guard (0...1).contains(foregroundAlpha), (0...1).contains(emphasis) else {
+                    throw ProtocolError("lent: label alphas \(foregroundAlpha) and \(emphasis)")
+                }
+                let rect = Rect(x: x, y: y, width: Double(width), height: Double(height))
+                label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: foregroundAlpha, emphasis: emphasis)
             }
             self = .lent(SliderParts(track: track, thumb: thumb, label: label))
         case 12: self = .notLent
@@ -595,12 +634,15 @@ extension UIMessage {
 /// A message that goes out as one frame.
 package protocol Framed {
     /// Appends the whole frame, length first, to `buffer`: a sender's pending bytes take a
-    /// message without an allocation once the buffer has grown to its working size.
-    func appendFrame(to buffer: inout [UInt8])
+    /// message without an allocation once the buffer has grown to its working size. A
+    /// message that cannot be framed (over `GuardProtocol.maximumFrame`) leaves `buffer` as
+    /// it was and says false.
+    @discardableResult
+    func appendFrame(to buffer: inout [UInt8]) -> Bool
 }
 
 extension Framed {
-    /// The whole frame, length first, as a new array.
+    /// The whole frame, length first, as a new array; empty when it cannot be framed.
     package var frame: [UInt8] {
         var bytes: [UInt8] = []
         appendFrame(to: &bytes)
@@ -641,19 +683,30 @@ package struct FrameBuffer {
 /// written, then the body.
 struct FrameWriter {
     private(set) var body: [UInt8] = []
+    /// The message is not one that can be sent.
+    private var refused = false
 
-    /// Appends the frame `write` writes to `buffer`, in `buffer`'s own storage.
-    static func append(to buffer: inout [UInt8], _ write: (inout FrameWriter) -> Void) {
+    /// Appends the frame `write` writes to `buffer`, in `buffer`'s own storage; a frame that
+    /// is too long, or that `write` refused, is taken back, and the answer is false.
+    static func append(to buffer: inout [UInt8], _ write: (inout FrameWriter) -> Void) -> Bool {
         var w = FrameWriter()
         swap(&w.body, &buffer)
         let start = w.body.count
         w.u32(0)
         write(&w)
         let length = w.body.count - start - 4
-        precondition(length <= GuardProtocol.maximumFrame, "a message of \(length) bytes")
-        for i in 0..<4 { w.body[start + i] = UInt8(truncatingIfNeeded: length >> (8 * i)) }
+        let fits = !w.refused && length <= GuardProtocol.maximumFrame
+        if fits {
+            for i in 0..<4 { w.body[start + i] = UInt8(truncatingIfNeeded: length >> (8 * i)) }
+        } else {
+            w.body.removeSubrange(start...)
+        }
         swap(&w.body, &buffer)
+        return fits
     }
+
+    /// The message being written is not sent at all.
+    mutating func refuse() { refused = true }
 
     mutating func u8(_ v: UInt8) { body.append(v) }
 
@@ -678,7 +731,7 @@ struct FrameWriter {
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
 
     mutating func string(_ s: String) {
-        u32(UInt32(s.utf8.count))
+        u32(UInt32(clamping: s.utf8.count))
         body.append(contentsOf: s.utf8)
     }
 
@@ -729,7 +782,7 @@ struct FrameWriter {
             w.string(prompt.text)
             w.u8(prompt.echo ? 1 : 0)
         }
-        u32(UInt32(e.count))
+        u32(UInt32(clamping: e.count))
         u8(e.checking ? 1 : 0)
         f64(e.lastActivity)
         optional(e.shakeStart) { $0.f64($1) }
@@ -737,9 +790,9 @@ struct FrameWriter {
     }
 
     mutating func wheels(_ wheels: Wheels) {
-        u32(UInt32(wheels.count))
-        u32(UInt32(wheels.focus))
-        optional(wheels.held) { $0.u32(UInt32($1)) }
+        u32(UInt32(clamping: wheels.count))
+        u32(UInt32(clamping: wheels.focus))
+        optional(wheels.held) { $0.u32(UInt32(clamping: $1)) }
         for wheel in wheels.wheels {
             switch wheel.motion {
             case .still(let p): tagged(0, p, 0, 0, 0, 0)

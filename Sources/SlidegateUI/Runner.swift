@@ -321,7 +321,7 @@ package final class Runner {
 
     private func syncEntry(wasOpen: Bool) {
         guard let auth else { return }
-        auth.follow(gate.entry, wasOpen: wasOpen)
+        if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = authInput(notice, at: monotonicNow()) }
         echoText = auth.echo(for: gate.entry)
     }
 

@@ -29,6 +29,15 @@ package final class AuthSession {
     private var channel: MessageChannel?
     /// A transaction runs in the helper.
     private var inTransaction = false
+    /// The running transaction has asked for an answer.
+    private var prompted = false
+    /// A transaction ended refused without asking anything (a stack that denies at once, or
+    /// PAM that cannot start): none begins again until the person acts (a key, or the
+    /// password stage opening anew), so a stack that cannot work costs nothing and counts
+    /// no failures.
+    private var unavailable = false
+    /// Why authentication was last said on stderr not to be available (each reason once).
+    private var saidUnavailable: String?
     /// When the pending answer went to PAM, while it is there.
     private var answeredAt: Double?
     /// The character of the key being handled, for `.secret(.append)`.
@@ -101,12 +110,15 @@ package final class AuthSession {
 
     /// Keeps the transaction in step with the password stage: one runs while the stage is
     /// open and waits for a prompt; it ends, and the secret is wiped, when the stage closes.
-    package func follow(_ entry: PasswordEntry, wasOpen: Bool) {
+    /// Returns what the gate is to show when no transaction can run.
+    package func follow(_ entry: PasswordEntry, wasOpen: Bool) -> GateInput? {
         if entry.isOpen {
-            if entry.prompt == nil && !entry.checking { begin() }
+            if !wasOpen { unavailable = false }
+            if entry.prompt == nil && !entry.checking && !unavailable { return begin() }
         } else if wasOpen {
             cancel()
         }
+        return nil
     }
 
     /// What was typed, for a prompt whose answer may be shown (never a hidden one).
@@ -125,13 +137,15 @@ package final class AuthSession {
 
     /// The password stage opened (or PAM refused and the stage waits for a new prompt):
     /// start a transaction.
-    private func begin() {
-        guard !inTransaction else { return }
-        if process == nil || process?.poll() != nil {
-            restart(reason: nil)
+    private func begin() -> GateInput? {
+        guard !inTransaction else { return nil }
+        if process == nil || process?.poll() != nil, let error = restart(reason: nil) {
+            return notAvailable("the authentication helper cannot start: \(error)")
         }
-        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty))) != nil else { return }
+        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty))) != nil else { return nil }
         inTransaction = true
+        prompted = false
+        return nil
     }
 
     /// The stage closed: the transaction ends without an answer; the secret is wiped.
@@ -142,8 +156,10 @@ package final class AuthSession {
         inTransaction = false
     }
 
-    /// Starts a new helper after one ended or misbehaved; says why on stderr.
-    private func restart(reason: String?) {
+    /// Starts a new helper after one ended or misbehaved; says why on stderr. Returns why
+    /// none could start.
+    @discardableResult
+    private func restart(reason: String?) -> SystemError? {
         if let reason { report("the authentication helper \(reason); starting another") }
         process?.signal(SIGKILL)
         process?.stop()
@@ -156,7 +172,9 @@ package final class AuthSession {
             try start()
         } catch {
             report("cannot start the authentication helper: \(error)")
+            return error
         }
+        return nil
     }
 
     /// Does to the secret what the gate decided. Returns the gate input that follows, if
@@ -205,6 +223,23 @@ package final class AuthSession {
         return nil
     }
 
+    /// The longest prompt text taken from PAM, in bytes of UTF-8 (longer ones are cut).
+    package static let maximumPrompt = 256
+
+    /// No transaction can ask anything (PAM refused before asking, or no helper starts): no
+    /// attempt failed, but none can succeed until something changes. Said on stderr once
+    /// for each reason, shown as a banner each time.
+    private func notAvailable(_ reason: String?) -> GateInput {
+        unavailable = true
+        let text = ("authentication is not available" + (reason.map { " (\($0))" } ?? "")).cut(toUTF8: 1024)
+        if saidUnavailable != text {
+            saidUnavailable = text
+            let hint = process == nil ? "" : ": PAM refused before asking for anything (check /etc/pam.d/\(service))"
+            report(text + hint)
+        }
+        return .authMessage(.error, text.cut(toUTF8: Banner.maximumText))
+    }
+
     /// What the pending answer is, for messages.
     private var checked: String { checkingPin ? "PIN" : "password" }
 
@@ -248,9 +283,13 @@ package final class AuthSession {
                 switch reply {
                 case .hello: throw ProtocolError("a second hello")
                 case .prompt(let echo, let text):
-                    events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text, echo: echo))))
+                    prompted = true
+                    events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text.cut(toUTF8: Self.maximumPrompt), echo: echo))))
                 case .notice(let error, let text):
-                    events.append(.input(.authMessage(error ? .error : .info, text)))
+                    events.append(.input(.authMessage(error ? .error : .info, text.cut(toUTF8: Banner.maximumText))))
+                case .verdict(.refused, let message) where !prompted && answeredAt == nil && !checkingPin:
+                    inTransaction = false
+                    events.append(.input(notAvailable(message)))
                 case .verdict(.cancelled, _):
                     // A transaction the person left; a PIN check may be pending behind it.
                     inTransaction = false
@@ -259,7 +298,7 @@ package final class AuthSession {
                     answeredAt = nil
                     switch outcome {
                     case .cancelled: break
-                    case .refused: events.append(.input(failure(message)))
+                    case .refused: events.append(.input(failure(message?.cut(toUTF8: Banner.maximumText))))
                     case .granted, .grantedPasswordExpired:
                         events.append(confirmGranted(expired: outcome == .grantedPasswordExpired))
                     }
@@ -307,6 +346,8 @@ package final class AuthSession {
         _ = XLookupString(&event.xkey, &bytes, Int32(bytes.count), &keysym, nil)
         let control = event.xkey.state & UInt32(ControlMask) != 0
         typed = nil
+        // The person acted: a stack that was not available is tried again.
+        unavailable = false
         switch Int32(truncatingIfNeeded: keysym) {
         case XK_Return, XK_KP_Enter: return .enter
         case XK_Escape: return .escape

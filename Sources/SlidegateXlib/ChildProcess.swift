@@ -116,6 +116,9 @@ package final class Executable {
     /// The file's device, inode, size and modification time: another build or a
     /// reinstalled package is another identity.
     package let identity: [UInt64]
+    /// Its size, modification and change times when opened: a file rewritten in place since
+    /// (the same inode, other contents) is not run.
+    private let contents: [Int]
 
     /// Opens `path` (O_PATH: nothing is read); throws when it is missing or not executable.
     package init(_ path: String) throws(SystemError) {
@@ -134,6 +137,11 @@ package final class Executable {
             UInt64(info.st_dev), UInt64(info.st_ino), UInt64(info.st_size), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
             UInt64(info.st_mtim.tv_nsec),
         ]
+        contents = Self.contents(info)
+    }
+
+    private static func contents(_ info: stat) -> [Int] {
+        [info.st_size, info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
     }
 
     deinit {
@@ -141,9 +149,13 @@ package final class Executable {
     }
 
     /// Starts the opened file (through /proc/self/fd, which names exactly it) with
-    /// `arguments` after argv[0], which is the path.
+    /// `arguments` after argv[0], which is the path; refuses (EPERM) once the file has
+    /// changed since it was opened.
     package func start(_ arguments: [String], descriptors: [Int32: Int32]) throws(SystemError) -> ChildProcess {
-        try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { throw SystemError("stat \(path)") }
+        guard Self.contents(info) == contents else { throw SystemError("\(path) changed since the lock began", code: EPERM) }
+        return try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
     }
 }
 

@@ -24,9 +24,10 @@ package final class MessageChannel {
     package private(set) var keepsUp = true
 
     /// Sends a message, after anything still waiting; its frame is written straight into
-    /// what waits, so a message costs no allocation.
+    /// what waits, so a message costs no allocation. A message too long to frame is not
+    /// sent: EMSGSIZE.
     package func send(_ message: some Framed) throws(SystemError) {
-        message.appendFrame(to: &outgoing)
+        guard message.appendFrame(to: &outgoing) else { throw SystemError("a message over the protocol's limit", code: EMSGSIZE) }
         try flush()
     }
 

@@ -22,8 +22,13 @@ final class GuardSocket {
     }
 
     func send(_ reply: AuthReply) {
+        let frame = reply.frame
+        guard !frame.isEmpty else {
+            report("slidegate-auth: a reply over the protocol's limit")
+            exit(1)
+        }
         do {
-            try FileDescriptor(rawValue: fd).writeAll(reply.frame)
+            try FileDescriptor(rawValue: fd).writeAll(frame)
         } catch {
             exit(1)
         }
@@ -97,7 +102,7 @@ final class Conversation {
         for message in messages {
             switch message.style {
             case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
-                socket.send(.prompt(echo: message.style == PAM_PROMPT_ECHO_ON, text: message.text))
+                socket.send(.prompt(echo: message.style == PAM_PROMPT_ECHO_ON, text: message.text.cut(toUTF8: AuthSession.maximumPrompt)))
                 while true {
                     switch socket.receive() {
                     case .answer:
@@ -119,7 +124,7 @@ final class Conversation {
                     break
                 }
             case PAM_ERROR_MSG, PAM_TEXT_INFO:
-                socket.send(.notice(error: message.style == PAM_ERROR_MSG, text: message.text))
+                socket.send(.notice(error: message.style == PAM_ERROR_MSG, text: message.text.cut(toUTF8: Banner.maximumText)))
                 answers.append(nil)
             default:
                 answers.forEach { free($0) }

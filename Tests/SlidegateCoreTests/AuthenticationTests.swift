@@ -195,6 +195,38 @@ private func slideAndAsk(_ g: inout Gate, at t: Double = 0) {
         #expect(BannerQueue().nextChange(after: 0, fps: 60) == nil)
     }
 
+    @Test func aLongTextIsCutAtACharactersEnd() {
+        let banner = Banner(.info, String(repeating: "é", count: 1000))
+        #expect(banner.text.utf8.count <= Banner.maximumText)
+        #expect(banner.text.hasSuffix("…") && banner.text.dropLast().allSatisfy { $0 == "é" })
+        #expect(Banner(.info, "short").text == "short")
+        #expect("👍🏽👍🏽".cut(toUTF8: 11) == "👍🏽…", "a cluster is kept whole or not at all")
+    }
+
+    @Test func theQueueIsBoundedAndDropsTheLeastImportant() {
+        var q = BannerQueue()
+        q.post(Banner(.info, "showing"), at: 0)
+        for i in 0..<20 { q.post(Banner(.info, "info \(i)"), at: 0) }
+        #expect(q.waiting.count == BannerQueue.maximumWaiting)
+        #expect(q.waiting.last?.text == "info 7", "newer infos were dropped")
+        q.post(Banner(.error, "error"), at: 0)
+        #expect(q.waiting.count == BannerQueue.maximumWaiting)
+        #expect(q.waiting.first?.text == "error" && q.waiting.last?.text == "info 6", "an error pushes the newest info out")
+    }
+
+    @Test func oneCountdownAtATime() {
+        var q = BannerQueue()
+        q.post(Banner(.error, "wrong password"), at: 0)
+        q.post(Banner(.warning, "try again in", countdownUntil: 10), at: 0)
+        q.post(Banner(.warning, "try again in", countdownUntil: 20), at: 0.1)
+        #expect(q.waiting.map(\.countdownUntil) == [20], "the newer countdown replaced the waiting one")
+        q.advance(to: 5)
+        #expect(q.showing?.banner.countdownUntil == 20)
+        q.post(Banner(.warning, "try again in", countdownUntil: 40), at: 6)
+        #expect(q.showing?.banner.countdownUntil == 40 && q.waiting.isEmpty, "the showing one counts on to the new moment")
+        #expect(q.visible(at: 7)?.banner.text(at: 7) == "try again in 33 s")
+    }
+
     @Test func aPersistentBannerStaysUntilWithdrawn() {
         var q = BannerQueue()
         let caps = Banner(.warning, "Caps Lock is on", persistent: true)

@@ -52,6 +52,19 @@ extension UserError {
         #expect(o.fps == 144)
     }
 
+    @Test func everyValueIsAtMost4096Bytes() throws {
+        let long = String(repeating: "x", count: 70_000)
+        for name in ["text", "message", "clock-format", "date-format", "unlock-command", "theme"] {
+            expectUsageError(["--\(name)", long], "slidegate: --\(name): expected at most 4096 bytes, got 70000")
+        }
+        expectUsageError(["--text", String(repeating: "ü", count: 2049)], "slidegate: --text: expected at most 4096 bytes, got 4098")
+        #expect(try options("--text", String(repeating: "ü", count: 2048)).text.utf8.count == 4096)
+        let config = [Options.Given(option: OptionSpec.named("message")!, value: long, origin: .file(path: "/c", line: 3))]
+        #expect(throws: UserError("/c:3: message: expected at most 4096 bytes, got 70000", status: .usage)) {
+            _ = try Options.parse([], config: config)
+        }
+    }
+
     @Test func textMayBeEmptyOrLookLikeAnOption() throws {
         #expect(try options("--text", "").text == "")
         #expect(try options("--text", "--fps").text == "--fps")

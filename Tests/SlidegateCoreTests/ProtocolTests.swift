@@ -12,6 +12,40 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
 }
 
 @Suite struct ProtocolTests {
+    @Test func aMessageTooLongToFrameIsNotWrittenAndSaysSo() {
+        var buffer = GuardMessage.ping(1).frame
+        let before = buffer
+        #expect(!GuardMessage.echo(String(repeating: "x", count: GuardProtocol.maximumFrame)).appendFrame(to: &buffer))
+        #expect(buffer == before, "nothing of it is left in the buffer")
+        #expect(GuardMessage.echo(String(repeating: "x", count: GuardProtocol.maximumFrame - 5)).appendFrame(to: &buffer))
+        #expect(!GuardMessage.input(.signal(15), at: 0).appendFrame(to: &buffer), "an input the guard never forwards")
+        #expect(AuthReply.notice(error: false, text: String(repeating: "x", count: 70_000)).frame.isEmpty)
+    }
+
+    @Test func aStateWithEveryBannerPAMCanPostFitsInAFrame() {
+        var gate = Gate(
+            settings: Gate.Settings(text: "x", unlockCommand: nil, timeout: nil, fps: 60, auth: .pam),
+            layout: SliderLayout(bounds: Rect(x: 0, y: 0, width: 400, height: 60)), start: 0)
+        for i in 0..<200 {
+            _ = gate.handle(.authMessage(i % 2 == 0 ? .info : .error, "\(i) " + String(repeating: "€", count: 34_000)), at: Double(i) / 1000)
+        }
+        #expect(gate.banners.waiting.count <= BannerQueue.maximumWaiting)
+        #expect(!GuardMessage.state(gate.snapshot).frame.isEmpty)
+    }
+
+    @Test func theLongestSettingsTheOptionsAllowFitInAFrame() {
+        let value = String(repeating: "€", count: Options.maximumValue / 3)
+        var settings = UISettings(
+            text: value, background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: value,
+            auth: .pinAndPam, pinLength: 12, message: value)
+        settings.clockFormat = value
+        settings.dateFormat = value
+        settings.theme = value
+        settings.image = value
+        settings.strings = Strings().translated { _ in String(repeating: "€", count: 10_000) }
+        #expect(!GuardMessage.settings(settings).frame.isEmpty)
+    }
+
     @Test(arguments: [
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),

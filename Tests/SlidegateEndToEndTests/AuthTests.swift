@@ -234,8 +234,10 @@ import Testing
 }
 
 /// A PAM service directory for pam_wrapper: `slidegate` (pam_matrix), `two-prompts` (a
-/// password, then a visible one-time code), `chatty` (info and error messages first), and
-/// `slow` (3 s more once the password is in). The user is the one the tests run as.
+/// password, then a visible one-time code), `chatty` (info and error messages first),
+/// `slow` (3 s more once the password is in), `deny` (refuses before asking anything, as a
+/// distribution's `other` does), and `loud` (two 34,000-byte info messages, then the
+/// password). The user is the one the tests run as.
 final class PamStack {
     let directory: String
     static let modules = "/usr/lib/x86_64-linux-gnu/pam_wrapper"
@@ -263,6 +265,14 @@ final class PamStack {
             "auth required \(Self.modules)/pam_chatty.so num_lines=2 info error\nauth required \(matrix("chatty"))\n"
                 + "account required \(matrix("chatty"))\n")
         write("slow", "auth required \(matrix("slow"))\nauth required pam_exec.so quiet /bin/sleep 3\naccount required \(matrix("slow"))\n")
+        write("deny", "auth required pam_deny.so\naccount required pam_deny.so\n")
+        // Two different texts: an identical banner would not be queued twice.
+        write("loud-1", String(repeating: "PAM has a lot to say. ", count: 34_000 / 22))
+        write("loud-2", String(repeating: "And more to add to it. ", count: 34_000 / 23))
+        write(
+            "loud",
+            "auth optional pam_echo.so file=\(directory)/loud-1\nauth optional pam_echo.so file=\(directory)/loud-2\n"
+                + "auth required \(matrix("loud"))\naccount required \(matrix("loud"))\n")
     }
 
     private func write(_ name: String, _ text: String) {
@@ -276,11 +286,13 @@ final class PamStack {
     }
 
     deinit {
-        for service in ["slidegate", "two-prompts", "chatty", "slow"] {
+        for service in ["slidegate", "two-prompts", "chatty", "slow", "deny", "loud"] {
             unlink(directory + "/" + service)
             unlink(directory + "/passdb-" + service)
         }
         unlink(directory + "/codes")
+        unlink(directory + "/loud-1")
+        unlink(directory + "/loud-2")
         rmdir(directory)
     }
 }

@@ -176,6 +176,34 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// Attack: two equal monitors, the thumb held on the primary's slider, the primary turned
+    /// off: the slider moves to the other monitor at the same size, so nothing about its
+    /// layout changed but where it is. The pointer, pushed to the screen's new edge, is near
+    /// the new slider's end; a 1-pixel move and a release must not unlock.
+    @Test func aScreenChangeThatKeepsTheSlidersSizeStillCancelsADrag() throws {
+        try xrandr("--addmode", "DUMMY1", "1920x1080")
+        try xrandr("--output", "DUMMY1", "--mode", "1920x1080", "--right-of", "DUMMY0", "--primary")
+        let gate = try lock()
+        // On either 1920x1080 monitor: a 567x81 slider at (676, 802) of it, padding 6.
+        #expect(eventually { client.brightness(1920 + 676 + 6 + 8, 802 + 6 + 8) > 90 }, "the thumb rests on DUMMY1")
+        client.move(1920 + 676 + 40, 842)
+        client.button(true)
+        client.move(1920 + 676 + 50, 842)
+        try xrandr("--output", "DUMMY1", "--off")
+        #expect(eventually { coverSize()! == (1920, 1080) && client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "the slider moved")
+        client.move(1919, 842)
+        client.move(1918, 842)
+        client.button(false)
+        // A positive barrier: a new half drag that the thumb follows, then its spring back.
+        client.drag(from: (676 + 40, 842), to: (1000, 842), release: false)
+        #expect(eventually { client.brightness(682 + 284 + 8, 802 + 6 + 8) > 90 }, "a new drag moves the thumb 284 px")
+        client.button(false)
+        #expect(eventually { client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 }, "and it springs back")
+        #expect(gate.isRunning, "the drag held across the screen change did not unlock")
+        client.drag(from: (676 + 40, 842), to: (1910, 842))
+        #expect(gate.wait() == 0)
+    }
+
     /// XKB's Ungrab action (Ctrl+Alt+KP_Divide, with `grab:break_actions`) and a keyboard grab
     /// of this client's in one batch: the server breaks the guard's grabs and gives the
     /// keyboard to this client before the guard can hear of it. Whether the grab was had.
