@@ -64,6 +64,7 @@ lock_and_unlock() {
   done
   [ -n "$ui" ] && grep -qx /usr/libexec/slidegate/slidegate-ui <(tr '\0' '\n' < "/proc/$ui/cmdline") \
     || { echo "no drawing program from /usr/libexec/slidegate; slidegate said:"; cat /tmp/slidegate-check-err.$$; }
+  [ -n "$ui" ] && [ "$(cat "/proc/$ui/comm")" = slidegate-ui ] || { echo "the drawing program is named \"$(cat "/proc/$ui/comm")\""; ui=; }
   DISPLAY=$display xdotool mousemove 140 140 mousedown 1
   for i in $(seq 1 20); do DISPLAY=$display xdotool mousemove $((140 + i * 45)) 140; done
   DISPLAY=$display xdotool mouseup 1
@@ -100,6 +101,27 @@ speaks_german() {
   return $found
 }
 check "the installed slidegate finds its German catalogue (LANGUAGE=de)" speaks_german
+# A library loaded before main whose constructor calls setenv (as pam_wrapper's does) moves
+# environ off the stack, where the Swift runtime looks for argv: the drawing program must
+# still see its options (windowed mode runs, and times out with 4).
+preloaded_setenv() {
+  local dir fifo display xvfb status
+  dir=$(mktemp -d)
+  printf '#include <stdlib.h>\n__attribute__((constructor)) static void add(void) { setenv("SLIDEGATE_CHECK", "1", 1); }\n' > "$dir/setenv.c"
+  gcc -shared -fPIC -o "$dir/libsetenv.so" "$dir/setenv.c" || return 1
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$fifo" >/dev/null 2>&1 &
+  xvfb=$!
+  display=":$(head -n 1 "$fifo")"
+  rm -f "$fifo"
+  DISPLAY=$display LD_PRELOAD="$dir/libsetenv.so" /usr/bin/slidegate --geometry 600x80+0+0 --timeout 0.5
+  status=$?
+  kill $xvfb
+  wait $xvfb 2>/dev/null
+  rm -r "$dir"
+  [ $status -eq 4 ]
+}
+check "a preloaded library that calls setenv leaves the command line whole" preloaded_setenv
 check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
 gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
 check "nothing is left behind" gone

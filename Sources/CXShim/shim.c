@@ -172,3 +172,25 @@ int sg_shed_startup_pages(void) {
     }
     return dropped;
 }
+
+/* The Swift runtime finds argv on Linux by walking back from `environ` to the start of the
+   initial stack. A library loaded before the program whose constructor calls setenv (as
+   pam_wrapper's does) has moved `environ` to the heap by then, and the walk finds nothing:
+   CommandLine.arguments would be empty. glibc hands every initialiser argc and argv, so this
+   one gives them to the runtime's override (a stable entry point of the standard library),
+   which CommandLine reads first.
+
+   The program started through /proc/self/fd/N (how the guard runs its helpers) is named
+   "N" in ps, top and pidof: it takes its name from argv[0] instead. */
+extern void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc);
+
+static void sg_take_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (argc < 1 || argv == NULL || argv[0] == NULL) return;
+    _swift_stdlib_overrideUnsafeArgvArgc(argv, argc);
+    const char *slash = strrchr(argv[0], '/');
+    prctl(PR_SET_NAME, slash ? slash + 1 : argv[0], 0, 0, 0);
+}
+
+__attribute__((section(".init_array"), used)) static void (*const sg_take_arguments_entry)(int, char **, char **) =
+    sg_take_arguments;

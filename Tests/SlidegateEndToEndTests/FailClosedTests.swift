@@ -93,6 +93,18 @@ import Testing
         #expect(!gate.standardError.contains("failed attempt"), "no attempt failed: \(gate.standardError)")
     }
 
+    /// The helpers are started through /proc/self/fd/N; each names itself after its file,
+    /// not "N", in ps, top and pidof.
+    @Test func theHelpersAreNamedInPs() throws {
+        let gate = try lock(["--auth", "pam"], environment: pam.environment)
+        let ui = try #require(Self.uiPid(of: gate.pid))
+        let helper = try #require(AuthTests.helperPid(of: gate.pid))
+        #expect(contents(of: "/proc/\(ui)/comm") == "slidegate-ui\n")
+        #expect(contents(of: "/proc/\(helper)/comm") == "slidegate-auth\n")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     /// The guard stopped, its helper killed, the helper's file rewritten in place (the same
     /// inode) with a program that would say yes: the guard does not run it, says why, and
     /// the lock holds.
