@@ -91,7 +91,13 @@ let package = Package(
         .executableTarget(
             name: "slidegate-auth",
             dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"], swiftSettings: lean),
+        // The fuzz targets over the decoders, parsers and gate, and the program that runs them
+        // (with libFuzzer: ./dev fuzz; plainly: over files). Pure Swift.
+        .target(name: "SlidegateFuzz", dependencies: ["SlidegateCore", "SlidegateProtocol"], swiftSettings: lean),
+        .executableTarget(name: "slidegate-fuzz", dependencies: ["SlidegateFuzz"], swiftSettings: lean),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
+        // Every kept fuzz input (fuzz/corpus) through its target again.
+        .testTarget(name: "SlidegateFuzzTests", dependencies: ["SlidegateFuzz"]),
         .testTarget(
             name: "SlidegateRenderTests",
             dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateXlib", "CGraphics"],

@@ -110,6 +110,8 @@ package struct Gate: Sendable {
     package let deadline: Double?
     package private(set) var exitStatus: ExitStatus?
     private var timedOutWhileVerifying = false
+    /// The unlock command this gate asked for runs.
+    private var runningCommand = false
 
     package init(settings: Settings, layout: SliderLayout, start: Double) {
         self.settings = settings
@@ -171,6 +173,8 @@ package struct Gate: Sendable {
         if wheels != nil, let saved = snapshot.wheels, saved.count == wheels?.count { wheels = saved }
         pinLimiter = snapshot.pinLimiter
         checkingPin = snapshot.checkingPin
+        // A check that is not the PIN's is the unlock command's.
+        if case .verifying = snapshot.verification, !checkingPin, settings.unlockCommand != nil { runningCommand = true }
     }
 
     package var isDragging: Bool { slide.isDragging }
@@ -297,7 +301,9 @@ package struct Gate: Sendable {
         case .scramble(let digits):
             wheels?.scramble(to: digits, at: now)
         case .unlockCommandFinished(let succeeded):
-            guard verification.isVerifying else { return nil }
+            // Only the command this gate asked for: a PIN check also verifies.
+            guard verification.isVerifying, runningCommand else { return nil }
+            runningCommand = false
             verification.finish(granted: succeeded, at: now)
             if succeeded { return finish(.completed) }
             if timedOutWhileVerifying { return finish(.timedOut) }
@@ -345,6 +351,7 @@ package struct Gate: Sendable {
     private mutating func granted() -> GateAction {
         guard let command = settings.unlockCommand else { return finish(.completed) }
         verification.begin()
+        runningCommand = true
         return .runUnlockCommand(command)
     }
 

@@ -200,6 +200,14 @@ private func slide(_ g: inout Gate, at t: Double) -> GateAction? {
         #expect(g.handle(.pinVerdict(granted: true, message: nil), at: 3.4) == .exit(.completed))
     }
 
+    @Test func onlyTheHelpersVerdictEndsAPinCheck() {
+        var g = pinGate()
+        #expect(slide(&g, at: 0) == .checkPin)
+        #expect(g.handle(.unlockCommandFinished(succeeded: true), at: 0.2) == nil, "no unlock command was asked for")
+        #expect(g.exitStatus == nil && g.checkingPin)
+        #expect(g.handle(.pinVerdict(granted: true, message: nil), at: 0.3) == .exit(.completed))
+    }
+
     @Test func aWrongPinScramblesSpringsBackAndSaysSo() {
         var g = pinGate()
         #expect(slide(&g, at: 0) == .checkPin)
