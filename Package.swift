@@ -29,7 +29,7 @@ let package = Package(
         .executable(name: "slidegate-auth", targets: ["slidegate-auth"]),
     ],
     targets: [
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev", "libxi-dev", "libxext-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxrandr-dev", "libxinerama-dev", "libxi-dev", "libxext-dev", "libxcomposite-dev"])]),
         .systemLibrary(name: "CXScreenSaver", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev", "libxext-dev"])]),
         .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
@@ -77,7 +77,7 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags(["-static-executable"]), codeOrder("guard"),
                 // Static libraries, each before the ones it uses.
-                .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xi"), .linkedLibrary("Xfixes"),
+                .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xi"), .linkedLibrary("Xcomposite"), .linkedLibrary("Xfixes"),
                 .linkedLibrary("Xss"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"),
                 .linkedLibrary("X11"), .linkedLibrary("xcb"), .linkedLibrary("Xau"), .linkedLibrary("Xdmcp"),
                 .linkedLibrary("bsd"), .linkedLibrary("md"),

@@ -7,3 +7,5 @@
 #include <X11/extensions/Xinerama.h>
 #include <X11/extensions/XInput2.h>
 #include <X11/extensions/shape.h>
+#include <X11/extensions/Xcomposite.h>
+#include <X11/extensions/Xfixes.h>

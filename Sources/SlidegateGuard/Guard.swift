@@ -69,6 +69,11 @@ package final class Guard {
     /// When motion last went to the gate and the UI: at most once per frame interval, the
     /// newest position (a press or release sends what is pending first).
     private var lastMotion = -Double.infinity
+    /// When to have the lock painted again after a compositing manager came or went, or the
+    /// obscurer was mapped (it paints the screen then, over the cover too, at a moment of its
+    /// own choosing: within a frame or two, later when the machine is busy).
+    private var exposeAt: [Double] = []
+    private static let exposeDelays = [0.05, 0.15, 0.3, 0.6, 1.0]
     /// When the guard draws the slider itself if no UI has drawn it by then.
     private var fallbackAt: Double?
     private var fallback: FallbackSlider?
@@ -170,6 +175,8 @@ package final class Guard {
         gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), start: now)
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: now, using: &random)), at: now) }
         fallbackAt = now + FallbackSlider.delay
+        // A compositor paints the screen once the obscurer is up, over the cover too.
+        if cover.underCompositor { exposeAt = Self.exposeDelays.map { now + $0 } }
         sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
@@ -225,6 +232,7 @@ package final class Guard {
     /// `--reveal`: the cover is cut away before the grabs go (input waits meanwhile); if
     /// the server cannot shape it, or `--reduce-motion` asks for no animation, it goes at once.
     private func reveal() {
+        cover.leaveOverlay()
         let size = display.rootSize()
         if options.reduceMotion || !RevealAnimation.play(
             options.reveal, on: cover.cover, width: Double(size.width), height: Double(size.height), fps: fps,
@@ -284,6 +292,12 @@ package final class Guard {
                 if let reason = running.ping(at: now) { replaceUI(running, because: reason) }
             }
         }
+        if let first = exposeAt.first, now >= first {
+            exposeAt.removeAll { $0 <= now }
+            cover.exposeAll(slider: ui?.drawn == true || fallback != nil)
+            fallback?.invalidate()
+        }
+        deadline.consider(exposeAt.first)
         if let at = fallbackAt, now >= at, fallback == nil {
             report("the slider's drawing program has not drawn for \(FallbackSlider.delay) s; drawing a plain slider")
             fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
@@ -316,6 +330,7 @@ package final class Guard {
             if case .drawing(let slider, _, _, _) = loan { slider.windowDestroyed() }
             dropLoan()
             cover.remake()
+            if cover.underCompositor { exposeAt = Self.exposeDelays.map { monotonicNow() + $0 } }
             if fallback != nil {
                 fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
             }
@@ -372,10 +387,14 @@ package final class Guard {
             if event.xvisibility.state != VisibilityUnobscured { cover.raise() }
         case MapNotify where event.xmap.window != cover.cover,
             ConfigureNotify where event.xconfigure.window != cover.cover && event.xconfigure.window != display.root
-                && event.xconfigure.event == display.root:
+                && (event.xconfigure.event == display.root || event.xconfigure.event == cover.parent):
             cover.raise()
         case ConfigureNotify where event.xconfigure.window == display.root:
             relayout()
+        case _ where cover.compositorChanged(event):
+            // A compositor that starts paints the whole screen once, when it is ready.
+            let now = monotonicNow()
+            exposeAt = Self.exposeDelays.map { now + $0 }
         default:
             if event.type == display.randrEventBase + RRScreenChangeNotify { relayout() }
         }

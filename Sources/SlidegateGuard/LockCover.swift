@@ -4,8 +4,9 @@ import Glibc
 import SlidegateCore
 import SlidegateXlib
 
-/// The cover: an override-redirect window over the whole screen and, inside it, the
-/// windows where the UI draws — the slider, the banner strip at the top of the primary
+/// The cover: an override-redirect window over the whole screen, inside the Composite
+/// overlay window where the server has Composite, and, inside it, the windows where the UI
+/// draws — the slider, the banner strip at the top of the primary
 /// monitor, the `--message` line above the slider, and the PIN wheels above that. It watches them all and undoes
 /// whatever another client does to them — unmapping, moving, resizing, reshaping,
 /// reparenting, windows put inside — and says when they were destroyed, so the guard makes
@@ -20,7 +21,19 @@ final class LockCover {
     private let pinLength: Int
     /// `--scale`: the factor for the sizes the cover chooses itself.
     private let scale: Double
+    /// The Composite overlay window, held while locked: it is above every other window,
+    /// any client may paint in it, and a compositing manager shows the desktop there. The
+    /// cover inside it is above what is painted in it, and is shown by the server itself, so
+    /// neither a painter nor a hung compositor can show the desktop. Nil without Composite,
+    /// and once let go (`leaveOverlay`).
+    private var overlay: Window?
+    /// The cover's parent: the overlay window, else the root window.
+    private(set) var parent: Window
     private(set) var cover: Window = 0
+    /// With the cover in the overlay window: a plain window of the cover's colour over the
+    /// whole screen, above every other window of the root, so that what a compositor paints
+    /// (over the overlay window's children too) is never the desktop. 0 without.
+    private var obscurer: Window = 0
     /// The window the UI draws the slider into, a child of `cover`.
     private(set) var sliderWindow: Window = 0
     /// Where banners slide in: a strip at the top of the primary monitor.
@@ -54,8 +67,15 @@ final class LockCover {
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
+        overlay = Self.takeOverlay(display)
+        parent = overlay ?? display.root
         XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
+        if let overlay {
+            XSelectInput(display.pointer, overlay, StructureNotifyMask | SubstructureNotifyMask)
+            if shapeEventBase != nil { XShapeSelectInput(display.pointer, overlay, UInt(ShapeNotifyMask)) }
+        }
         XRRSelectInput(display.pointer, display.root, Int32(RRScreenChangeNotifyMask))
+        watchCompositor()
         create()
         if let code = display.sync() {
             throw UserError("the X server refused the lock window (X error \(code))", status: .noDisplayOrLock)
@@ -64,7 +84,79 @@ final class LockCover {
 
     deinit {
         XDestroyWindow(display.pointer, cover)
+        if obscurer != 0 { XDestroyWindow(display.pointer, obscurer) }
+        if let overlay { XCompositeReleaseOverlayWindow(display.pointer, overlay) }
         XSync(display.pointer, 0)
+    }
+
+    /// The Composite overlay window, mapped and with any shape of its bounds undone (a
+    /// compositor may have done either); nil without Composite.
+    private static func takeOverlay(_ display: XDisplay) -> Window? {
+        let dpy = display.pointer
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 2
+        guard XCompositeQueryExtension(dpy, &eventBase, &errorBase) != 0, XCompositeQueryVersion(dpy, &major, &minor) != 0,
+            major > 0 || minor >= 3
+        else { return nil }
+        let overlay = XCompositeGetOverlayWindow(dpy, display.root)
+        guard overlay != 0, display.sync() == nil else { return nil }
+        // A compositor that stopped redirecting may have unmapped it.
+        XShapeCombineMask(dpy, overlay, ShapeBounding, 0, 0, 0, ShapeSet)
+        XMapWindow(dpy, overlay)
+        return overlay
+    }
+
+    /// The event base of XFixes, whose selection events say that a compositing manager came
+    /// or went; nil without the overlay window (or XFixes).
+    private(set) var fixesEventBase: Int32?
+
+    /// Whether a compositing manager paints the screen, over the cover too: one owns
+    /// `_NET_WM_CM_Sn` while the cover is in the overlay window.
+    var underCompositor: Bool {
+        overlay != nil && XGetSelectionOwner(display.pointer, display.atom("_NET_WM_CM_S\(display.screen)")) != 0
+    }
+
+    /// Has the server say when the compositing manager's selection changes hands.
+    private func watchCompositor() {
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        guard overlay != nil, XFixesQueryExtension(display.pointer, &eventBase, &errorBase) != 0 else { return }
+        fixesEventBase = eventBase
+        XFixesSelectSelectionInput(
+            display.pointer, display.root, display.atom("_NET_WM_CM_S\(display.screen)"), UInt(XFixesSetSelectionOwnerNotifyMask))
+    }
+
+    /// Whether `event` says a compositing manager started or ended. A new one paints the
+    /// whole screen once, over the overlay window's children too, so the cover is to be
+    /// painted again (`exposeAll`) after it.
+    func compositorChanged(_ event: XEvent) -> Bool {
+        fixesEventBase.map { event.type == $0 + XFixesSelectionNotify } ?? false
+    }
+
+    /// Asks every window of the lock to be painted again (an Expose for the UI); the slider
+    /// window too once `slider` says the UI paints it (before, it may hold the kept frame).
+    func exposeAll(slider: Bool) {
+        for (window, _) in inner where slider || window != sliderWindow { XClearArea(display.pointer, window, 0, 0, 0, 0, 1) }
+        XClearArea(display.pointer, cover, 0, 0, 0, 0, 1)
+        XFlush(display.pointer)
+    }
+
+    /// Unlocking: the cover moves to the root window, above the rest, then the obscurer and
+    /// the overlay window go, so that what a reveal cuts away shows the desktop (painted by
+    /// the server, or by a compositor, which composites the cover again like any window).
+    func leaveOverlay() {
+        guard let overlay else { return }
+        let dpy = display.pointer
+        self.overlay = nil
+        parent = display.root
+        XReparentWindow(dpy, cover, display.root, 0, 0)
+        XMapRaised(dpy, cover)
+        XDestroyWindow(dpy, obscurer)
+        obscurer = 0
+        XCompositeReleaseOverlayWindow(dpy, overlay)
+        XSync(dpy, 0)
     }
 
     /// The windows inside the cover, with where each belongs.
@@ -83,8 +175,16 @@ final class LockCover {
         attributes.override_redirect = 1
         attributes.background_pixel = display.pixel(for: background)
         attributes.event_mask = VisibilityChangeMask | StructureNotifyMask | SubstructureNotifyMask
+        if overlay != nil {
+            obscurer = XCreateWindow(
+                dpy, display.root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
+                UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
+            // A compositor must go on compositing it (2: do not unredirect).
+            setCardinal(obscurer, "_NET_WM_BYPASS_COMPOSITOR", 2)
+            XMapRaised(dpy, obscurer)
+        }
         cover = XCreateWindow(
-            dpy, display.root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
+            dpy, parent, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
             UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
         coverSize = size
         attributes.event_mask = StructureNotifyMask | SubstructureNotifyMask
@@ -145,10 +245,14 @@ final class LockCover {
         XSetClassHint(dpy, cover, &classHint)
         free(name)
         free(className)
-        var bypass: UInt = 1
-        _ = withUnsafeBytes(of: &bypass) { bytes in
+        setCardinal(cover, "_NET_WM_BYPASS_COMPOSITOR", 1)
+    }
+
+    private func setCardinal(_ window: Window, _ name: String, _ value: UInt) {
+        var value = value
+        _ = withUnsafeBytes(of: &value) { bytes in
             XChangeProperty(
-                dpy, cover, display.atom("_NET_WM_BYPASS_COMPOSITOR"), XA_CARDINAL, 32, PropModeReplace,
+                display.pointer, window, display.atom(name), XA_CARDINAL, 32, PropModeReplace,
                 bytes.bindMemory(to: UInt8.self).baseAddress, 1)
         }
     }
@@ -171,6 +275,8 @@ final class LockCover {
         let size = display.rootSize()
         if coverSize != size {
             coverSize = size
+            if let overlay { XMoveResizeWindow(dpy, overlay, 0, 0, UInt32(size.width), UInt32(size.height)) }
+            if obscurer != 0 { XMoveResizeWindow(dpy, obscurer, 0, 0, UInt32(size.width), UInt32(size.height)) }
             XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
         let monitor = display.primaryMonitor()
@@ -243,6 +349,7 @@ final class LockCover {
     }
 
     func raise() {
+        if obscurer != 0 { XRaiseWindow(display.pointer, obscurer) }
         XRaiseWindow(display.pointer, cover)
     }
 
@@ -264,30 +371,43 @@ final class LockCover {
         let dpy = display.pointer
         let inner = self.inner
         let innerWindows = inner.map(\.window)
-        let ours = [cover] + innerWindows
+        let ours = [cover] + innerWindows + (obscurer != 0 ? [obscurer] : [])
         func rect(of window: Window) -> Rect? { inner.first { $0.window == window }?.rect }
         switch event.type {
+        case UnmapNotify where event.xunmap.window == overlay && event.xunmap.event == overlay:
+            // A compositor unmaps it when it stops redirecting (a full-screen window under the
+            // lock, or its own end), and with it the cover: map it again.
+            XMapWindow(dpy, event.xunmap.window)
+            raise()
+        case let type where overlay != nil && shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false
+            && Self.shapeEvent(event).window == overlay:
+            let shape = Self.shapeEvent(event)
+            if shape.kind == ShapeBounding && shape.shaped != 0 { XShapeCombineMask(dpy, shape.window, ShapeBounding, 0, 0, 0, ShapeSet) }
         case DestroyNotify where ours.contains(event.xdestroywindow.window):
             return .destroyed
         case UnmapNotify where ours.contains(event.xunmap.window):
             XMapWindow(dpy, event.xunmap.window)
             raise()
-        case ReparentNotify where event.xreparent.window == cover && event.xreparent.parent != display.root:
-            XReparentWindow(dpy, cover, display.root, 0, 0)
+        case ReparentNotify where event.xreparent.window == cover && event.xreparent.parent != parent:
+            XReparentWindow(dpy, cover, parent, 0, 0)
             XMapRaised(dpy, cover)
         case ReparentNotify where innerWindows.contains(event.xreparent.window) && event.xreparent.parent != cover:
             let r = rect(of: event.xreparent.window)!
             XReparentWindow(dpy, event.xreparent.window, cover, Int32(r.x), Int32(r.y))
             XMapWindow(dpy, event.xreparent.window)
+        case ReparentNotify where obscurer != 0 && event.xreparent.window == obscurer && event.xreparent.parent != display.root:
+            XReparentWindow(dpy, obscurer, display.root, 0, 0)
+            XMapRaised(dpy, obscurer)
+            raise()
         case ReparentNotify where ours.contains(event.xreparent.parent):
             XDestroyWindow(dpy, event.xreparent.window)
         case CreateNotify where !innerWindows.contains(event.xcreatewindow.window) && ours.contains(event.xcreatewindow.parent):
             // A window another client put inside the cover would show above the lock.
             XDestroyWindow(dpy, event.xcreatewindow.window)
-        case ConfigureNotify where event.xconfigure.window == cover:
+        case ConfigureNotify where event.xconfigure.window == cover || (obscurer != 0 && event.xconfigure.window == obscurer):
             let c = event.xconfigure
             if c.x != 0 || c.y != 0 || Int(c.width) != coverSize.width || Int(c.height) != coverSize.height {
-                XMoveResizeWindow(dpy, cover, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
+                XMoveResizeWindow(dpy, c.window, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
             }
         case ConfigureNotify where innerWindows.contains(event.xconfigure.window):
             let c = event.xconfigure
@@ -296,9 +416,7 @@ final class LockCover {
                 place(c.window, r)
             }
         case let type where shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false:
-            let shape = withUnsafePointer(to: &event) {
-                $0.withMemoryRebound(to: XShapeEvent.self, capacity: 1) { $0.pointee }
-            }
+            let shape = Self.shapeEvent(event)
             if shape.shaped != 0 && ours.contains(shape.window) {
                 for kind in [ShapeBounding, ShapeClip, ShapeInput] {
                     XShapeCombineMask(dpy, shape.window, kind, 0, 0, 0, ShapeSet)
@@ -310,10 +428,15 @@ final class LockCover {
         return nil
     }
 
+    private static func shapeEvent(_ event: XEvent) -> XShapeEvent {
+        withUnsafePointer(to: event) { $0.withMemoryRebound(to: XShapeEvent.self, capacity: 1) { $0.pointee } }
+    }
+
     /// Makes the cover and slider window anew after another client destroyed one of them
     /// (the grabs, on the root window, were never lost).
     func remake() {
         XDestroyWindow(display.pointer, cover)
+        if obscurer != 0 { XDestroyWindow(display.pointer, obscurer) }
         // One of the two is gone already: the error that destroying it again causes is
         // expected, not news.
         XSync(display.pointer, 0)

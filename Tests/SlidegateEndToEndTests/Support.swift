@@ -535,19 +535,23 @@ final class Client {
         return result == GrabSuccess
     }
 
-    /// The top-level windows that are mapped, bottom to top.
+    /// The top-level windows that are mapped, bottom to top: the root window's children,
+    /// then those inside the Composite overlay window (where the lock's cover is), which the
+    /// root window's tree does not list.
     func mappedTopLevels() -> [Window] {
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        XQueryTree(display, root, &rootReturn, &parent, &children, &count)
-        defer { if let children { XFree(children) } }
-        return (0..<Int(count)).compactMap { i in
+        (children(of: root) + children(of: overlayWindow())).filter { window in
             var attributes = XWindowAttributes()
-            XGetWindowAttributes(display, children![i], &attributes)
-            return attributes.map_state == IsViewable ? children![i] : nil
+            return XGetWindowAttributes(display, window, &attributes) != 0 && attributes.map_state == IsViewable
         }
+    }
+
+    /// The Composite overlay window, asked for and let go at once (while the guard holds
+    /// it, that changes nothing; otherwise it is mapped for that moment).
+    func overlayWindow() -> Window {
+        let overlay = XCompositeGetOverlayWindow(display, root)
+        XCompositeReleaseOverlayWindow(display, overlay)
+        XSync(display, 0)
+        return overlay
     }
 
     /// The children of `window`, bottom to top.
