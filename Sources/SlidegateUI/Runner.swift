@@ -58,6 +58,12 @@ package final class Runner {
     private let auth: AuthSession?
     /// What was typed, for a prompt whose answer may be shown.
     private var echoText: String?
+    /// Windowed mode: the keyboard is grabbed while the password field is open, so that no
+    /// other client that selected key events on the window reads what is typed (what
+    /// pinentry and ssh-askpass do).
+    private var keyboardGrabbed = false
+    /// A failed grab was said (once a field).
+    private var grabFailureSaid = false
     /// Lock mode: the guard's windows for banners and for `--message`, their ids, and the
     /// banner as last painted.
     private var noticeIDs: (banner: Window, message: Window) = (0, 0)
@@ -323,6 +329,31 @@ package final class Runner {
         guard let auth else { return }
         if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = authInput(notice, at: monotonicNow()) }
         echoText = auth.echo(for: gate.entry)
+        if guardLink == nil { holdKeyboard(gate.entry.isOpen) }
+    }
+
+    /// Grabs the keyboard for the window while the password field is open, and lets it go
+    /// when the field closes. A grab another client holds is said on stderr and as a
+    /// banner: what is typed then can be read by other clients.
+    private func holdKeyboard(_ open: Bool) {
+        let dpy = display.pointer
+        if !open {
+            grabFailureSaid = false
+            guard keyboardGrabbed else { return }
+            XUngrabKeyboard(dpy, UInt(CurrentTime))
+            XFlush(dpy)
+            keyboardGrabbed = false
+            return
+        }
+        guard !keyboardGrabbed else { return }
+        let result = XGrabKeyboard(dpy, stage.window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+        keyboardGrabbed = result == GrabSuccess
+        if !keyboardGrabbed && !grabFailureSaid {
+            grabFailureSaid = true
+            let warning = "the keyboard could not be grabbed: other programs may read what is typed"
+            report("windowed mode: \(warning) (XGrabKeyboard: \(result))")
+            _ = authInput(.authMessage(.warning, warning), at: monotonicNow())
+        }
     }
 
     /// The loop watches the current helper's socket.

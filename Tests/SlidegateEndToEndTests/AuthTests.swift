@@ -187,6 +187,33 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// Another client selects key presses on the window, as a key logger would: while the
+    /// password field is open the window holds the keyboard, and it reads nothing.
+    @Test func windowedModeGrabsTheKeyboardWhileThePasswordFieldIsOpen() throws {
+        let spy = try Client(screen)
+        let gate = try screen.slidegate(WindowedModeTests.geometry + ["--auth", "pam"], environment: pam.environment)
+        #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "the window: \(gate.standardError)")
+        let window = try #require(client.mappedTopLevels().last)
+        XSelectInput(spy.display, window, KeyPressMask)
+        XSync(spy.display, 0)
+        XSetInputFocus(client.display, window, RevertToParent, 0)
+        XSync(client.display, 0)
+        client.type("x", enter: false)
+        #expect(eventually { spy.takeKeyPress() }, "before the field is open, keys reach whoever selected them")
+        client.key(0xff1b)
+        client.key(0xff1b)
+        #expect(
+            eventually { client.thumbShown(at: 0, threshold: 70) && !client.thumbShown(at: 1, threshold: 70) && client.canGrabKeyboard() },
+            "back to the slider, the keyboard free")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.thumbShown(at: 1, threshold: 70) && !client.canGrabKeyboard() }, "the field is open and holds the keyboard")
+        _ = spy.takeKeyPress()
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(!spy.takeKeyPress(), "the spy read none of the password's keys")
+        #expect(client.canGrabKeyboard(), "the grab went with the window")
+    }
+
     /// The guard's child that runs slidegate-auth.
     static func helperPid(of pid: pid_t) -> pid_t? {
         children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-auth") }

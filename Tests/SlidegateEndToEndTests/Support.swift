@@ -676,6 +676,18 @@ final class Client {
         XSync(display, 0)
     }
 
+    /// Whether a core key press has arrived (reads the queue).
+    func takeKeyPress() -> Bool {
+        XSync(display, 0)
+        var seen = false
+        while XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if event.type == KeyPress { seen = true }
+        }
+        return seen
+    }
+
     /// Whether a raw key press has arrived (reads the queue).
     func takeRawKeyPress() -> Bool {
         var seen = false
