@@ -57,6 +57,29 @@ Description: slide-to-unlock gate and screen locker for X11
 CONTROL
 (cd "$stage" && find usr -type f -exec md5sum {} + | sort -k 2) > "$stage/DEBIAN/md5sums"
 echo /etc/pam.d/slidegate > "$stage/DEBIAN/conffiles"
+# slidegate-auth is setgid to a group of its own (nobody is in it; the helper gives it up at
+# once): the kernel starts a setgid program non-dumpable, so no process of the same user can
+# read or trace it before it protects itself (README: Threat model). The group is made here,
+# so its mode comes from dpkg-statoverride, which an administrator may change.
+cat > "$stage/DEBIAN/postinst" <<'POSTINST'
+#!/bin/sh
+set -e
+if [ "$1" = configure ]; then
+  getent group slidegate >/dev/null || groupadd --system slidegate
+  if ! dpkg-statoverride --list /usr/libexec/slidegate/slidegate-auth >/dev/null; then
+    dpkg-statoverride --update --add root slidegate 2755 /usr/libexec/slidegate/slidegate-auth
+  fi
+fi
+POSTINST
+cat > "$stage/DEBIAN/postrm" <<'POSTRM'
+#!/bin/sh
+set -e
+if [ "$1" = purge ]; then
+  dpkg-statoverride --remove /usr/libexec/slidegate/slidegate-auth >/dev/null 2>&1 || true
+  groupdel slidegate >/dev/null 2>&1 || true
+fi
+POSTRM
+chmod 0755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/postrm"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums" "$stage/DEBIAN/conffiles"
 find "$stage" -type d -exec chmod 0755 {} +
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null

@@ -48,6 +48,38 @@ check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/ma
 check "the man page is whole (down to SEE ALSO)" bash -c "man slidegate 2>/dev/null | grep -q 'SEE ALSO'"
 check "/etc/pam.d/slidegate is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q /etc/pam.d/slidegate"
 
+check "slidegate-auth is setgid to the group slidegate" test "$(stat -c '%a %U %G' /usr/libexec/slidegate/slidegate-auth)" = "2755 root slidegate"
+# Run by a throwaway user, the installed helper is not dumpable from its first instruction:
+# another process of that user cannot read its environment (nor its memory). A preloaded
+# library stops each program before main: a copy that is not setgid can be read then (the
+# window an attacker races for); the setgid one ignores the library (secure execution) and
+# is not dumpable from the start.
+unreadable_helper() {
+  local user=sgcheck$$ dir pid status=0
+  useradd --system --no-create-home --shell /usr/sbin/nologin "$user" || return 1
+  dir=$(mktemp -d) && chmod 0755 "$dir"
+  printf '#include <signal.h>\n__attribute__((constructor)) static void stop(void) { raise(SIGSTOP); }\n' > "$dir/stop.c"
+  gcc -shared -fPIC -o "$dir/stop.so" "$dir/stop.c" || return 1
+  cp /usr/libexec/slidegate/slidegate-auth "$dir/copy" && chmod 0755 "$dir/copy"
+  for helper in /usr/libexec/slidegate/slidegate-auth "$dir/copy"; do
+    setpriv --reuid="$user" --regid="$user" --clear-groups /bin/sh -c 'LD_PRELOAD=$1 exec "$0"' "$helper" "$dir/stop.so" \
+      3< <(sleep 5) &
+    pid=$!
+    sleep 0.3
+    if setpriv --reuid="$user" --regid="$user" --clear-groups cat "/proc/$pid/environ" >/dev/null 2>&1; then
+      [ "$helper" = "$dir/copy" ] || { echo "the installed helper's environment could be read by its user"; status=1; }
+    else
+      [ "$helper" != "$dir/copy" ] || { echo "the stopped copy's environment could not be read: this check proves nothing"; status=1; }
+    fi
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  done
+  rm -r "$dir"
+  userdel "$user"
+  return $status
+}
+check "the installed helper cannot be read by another process of its user" unreadable_helper
+
 lock_and_unlock() {
   local fifo display xvfb gate ui i status
   fifo=$(mktemp -u) && mkfifo "$fifo"
@@ -123,7 +155,12 @@ preloaded_setenv() {
 }
 check "a preloaded library that calls setenv leaves the command line whole" preloaded_setenv
 check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
-gone() { local f; for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done; }
+gone() {
+  local f
+  for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done
+  ! getent group slidegate >/dev/null || { echo "left behind: the group slidegate"; return 1; }
+  ! dpkg-statoverride --list /usr/libexec/slidegate/slidegate-auth >/dev/null || { echo "left behind: the statoverride"; return 1; }
+}
 check "nothing is left behind" gone
 rm -f /tmp/slidegate-check.$$
 rm -rf "$XDG_CACHE_HOME"

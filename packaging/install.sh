@@ -3,7 +3,8 @@
 # .deb is made that way): slidegate in bin, its drawing program and authentication helper in
 # libexec/slidegate (where slidegate looks for them), the man page, the bash, zsh and fish
 # completions, the translations (share/locale), and the PAM service file in /etc/pam.d (the
-# only place PAM reads; an existing one is kept).
+# only place PAM reads; an existing one is kept). As root, the helper is setgid to the
+# group slidegate (made if missing).
 #   packaging/install.sh [PREFIX]              install (run ./dev build first)
 #   packaging/install.sh --uninstall [PREFIX]  remove what install put there
 set -eu
@@ -37,6 +38,13 @@ install -d "$root/bin" "$root/libexec/slidegate" "$root/share/man/man1" "$root/s
 install -m 0755 .build/release/slidegate "$root/bin/slidegate"
 install -m 0755 .build/release/slidegate-ui "$root/libexec/slidegate/slidegate-ui"
 install -m 0755 .build/release/slidegate-auth "$root/libexec/slidegate/slidegate-auth"
+# As root, without DESTDIR: the helper setgid to a group of its own, as the .deb installs it
+# (the package's postinst does it there), so it starts non-dumpable.
+if [ -z "${DESTDIR:-}" ] && [ "$(id -u)" -eq 0 ]; then
+  getent group slidegate >/dev/null || groupadd --system slidegate
+  chgrp slidegate "$root/libexec/slidegate/slidegate-auth"
+  chmod 2755 "$root/libexec/slidegate/slidegate-auth"
+fi
 if [ ! -e "$pam" ]; then
   install -d "$(dirname "$pam")"
   install -m 0644 packaging/pam.d/slidegate "$pam"

@@ -194,3 +194,24 @@ static void sg_take_arguments(int argc, char **argv, char **envp) {
 
 __attribute__((section(".init_array"), used)) static void (*const sg_take_arguments_entry)(int, char **, char **) =
     sg_take_arguments;
+
+int sg_drop_group(void) {
+    gid_t real = getgid();
+    if (getegid() == real) return 0;
+    return setresgid(real, real, real);
+}
+
+int sg_tracer_pid(void) {
+    FILE *status = fopen("/proc/self/status", "re");
+    if (status == NULL) return -1;
+    char line[256];
+    int tracer = -1;
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (strncmp(line, "TracerPid:", 10) == 0) {
+            tracer = atoi(line + 10);
+            break;
+        }
+    }
+    fclose(status);
+    return tracer;
+}

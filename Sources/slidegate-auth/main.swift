@@ -9,7 +9,8 @@ import SlidegateXlib
 // slidegate-auth: checks answers with PAM for the lock-mode guard, over the socket on
 // descriptor 3 (AuthProtocol.swift documents the messages). One PAM transaction per attempt;
 // after a granted verdict it exits with AuthProtocol.grantedStatus. It reads answers
-// straight into locked memory and is never dumpable.
+// straight into locked memory, is never dumpable (installed setgid, from its first
+// instruction on), and takes no secret while traced.
 
 /// The helper's end of the guard's socket, read and written blocking: the helper does
 /// nothing but wait for the guard or for PAM.
@@ -62,6 +63,7 @@ final class GuardSocket {
         let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
         guard (1...GuardProtocol.maximumFrame).contains(length) else { fail("a frame of \(length) bytes") }
         if header[4] == AuthProtocol.answerKind || header[4] == AuthProtocol.pinKind {
+            refuseIfTraced()
             answer.clear()
             let size = length - 1
             guard size <= answer.capacity else { fail("an answer of \(size) bytes") }
@@ -85,6 +87,15 @@ final class GuardSocket {
         report("slidegate-auth: cannot understand the guard: \(why)")
         exit(ExitStatus.uiProtocolError.code)
     }
+}
+
+/// A process tracing the helper could read the secret from its memory or rewrite its
+/// verdict: the helper takes no secret while traced, and ends instead.
+func refuseIfTraced() {
+    let tracer = sg_tracer_pid()
+    guard tracer != 0 else { return }
+    report("slidegate-auth: " + (tracer > 0 ? "traced by process \(tracer)" : "cannot tell whether it is traced") + "; refusing to take a secret")
+    exit(1)
 }
 
 /// One PAM transaction's conversation: prompts go to the guard, answers come back.
@@ -318,11 +329,16 @@ func writeAtomically(_ text: String, to path: String) throws(UserError) {
     done = true
 }
 
-if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--set-pin" {
-    sg_forbid_core_dumps()
-    exit(setPin(path: CommandLine.arguments[2]).code)
+// Installed setgid, the helper started non-dumpable; the group's only use was that.
+guard sg_drop_group() == 0 else {
+    report("slidegate-auth: cannot give up its group (\(String(cString: strerror(errno))))")
+    exit(1)
 }
 sg_forbid_core_dumps()
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--set-pin" {
+    exit(setPin(path: CommandLine.arguments[2]).code)
+}
+refuseIfTraced()
 signal(SIGPIPE, SIG_IGN)
 guard let account = getpwuid(getuid()) else {
     report("slidegate-auth: no user has uid \(getuid())")

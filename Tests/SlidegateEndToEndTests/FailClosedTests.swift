@@ -93,6 +93,18 @@ import Testing
         #expect(!gate.standardError.contains("failed attempt"), "no attempt failed: \(gate.standardError)")
     }
 
+    /// A traced helper could have its secret read or its verdict rewritten: it ends at once,
+    /// saying why, and takes nothing.
+    @Test func theHelperRefusesToRunTraced() throws {
+        let helper = String(slidegatePath.dropLast("slidegate".count)) + "slidegate-auth"
+        let traced = try Child("/usr/bin/strace", ["-f", "-o", "/dev/null", helper])
+        #expect(traced.wait() == 1)
+        #expect(traced.standardError.contains("slidegate-auth: traced by process "), "\(traced.standardError)")
+        let free = try Child(helper, [])
+        #expect(free.wait() == 0, "untraced, with no guard on descriptor 3, it just ends: \(free.standardError)")
+        #expect(free.standardError.isEmpty)
+    }
+
     /// The helpers are started through /proc/self/fd/N; each names itself after its file,
     /// not "N", in ps, top and pidof.
     @Test func theHelpersAreNamedInPs() throws {

@@ -48,6 +48,15 @@ int sg_open_path(const char *path);
    and a core size limit of 0. */
 void sg_forbid_core_dumps(void);
 
+/* Installed setgid (to a group of its own, so that the kernel starts it non-dumpable and
+   no process of the same user can read or trace it before it protects itself), the
+   authentication helper gives the group up at once: the effective and saved group become the
+   real one. 0, or -1 with errno. */
+int sg_drop_group(void);
+/* The pid of the process tracing this one (0: none), from /proc/self/status; -1 when it
+   cannot be read. */
+int sg_tracer_pid(void);
+
 /* A signalfd for the signals in the set, non-blocking and close-on-exec; -1 with errno. */
 int sg_signalfd(const sigset_t *set);
 /* Reads one signal from a signalfd: the signal number, or 0 when none is pending. */
