@@ -301,8 +301,8 @@ final class LockCover {
             wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor, scale: scale)
         }
         if hasClock {
-            let highest = [slider, hasMessage ? message : nil, pinLength > 0 && wheels.y < slider.y ? wheels : nil].compactMap { $0 }
-                .min { $0.y < $1.y }!
+            let highest = [hasMessage ? message : nil, pinLength > 0 && wheels.y < slider.y ? wheels : nil].compactMap { $0 }
+                .reduce(slider) { $1.y < $0.y ? $1 : $0 }
             clock = Self.clockArea(above: highest, slider: slider, on: monitor, scale: scale)
         }
         let changed = inner.map(\.rect) != old
@@ -392,9 +392,10 @@ final class LockCover {
             XReparentWindow(dpy, cover, parent, 0, 0)
             XMapRaised(dpy, cover)
         case ReparentNotify where innerWindows.contains(event.xreparent.window) && event.xreparent.parent != cover:
-            let r = rect(of: event.xreparent.window)!
-            XReparentWindow(dpy, event.xreparent.window, cover, Int32(r.x), Int32(r.y))
-            XMapWindow(dpy, event.xreparent.window)
+            if let r = rect(of: event.xreparent.window) {
+                XReparentWindow(dpy, event.xreparent.window, cover, Int32(r.x), Int32(r.y))
+                XMapWindow(dpy, event.xreparent.window)
+            }
         case ReparentNotify where obscurer != 0 && event.xreparent.window == obscurer && event.xreparent.parent != display.root:
             XReparentWindow(dpy, obscurer, display.root, 0, 0)
             XMapRaised(dpy, obscurer)
@@ -411,8 +412,9 @@ final class LockCover {
             }
         case ConfigureNotify where innerWindows.contains(event.xconfigure.window):
             let c = event.xconfigure
-            let r = rect(of: c.window)!
-            if Double(c.x) != r.x || Double(c.y) != r.y || Double(c.width) != max(r.width, 1) || Double(c.height) != max(r.height, 1) {
+            if let r = rect(of: c.window),
+                Double(c.x) != r.x || Double(c.y) != r.y || Double(c.width) != max(r.width, 1) || Double(c.height) != max(r.height, 1)
+            {
                 place(c.window, r)
             }
         case let type where shapeEventBase.map({ type == $0 + ShapeNotify }) ?? false:

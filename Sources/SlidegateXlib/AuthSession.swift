@@ -201,7 +201,7 @@ package final class AuthSession {
     package func checkPin(_ digits: [Int], at now: Double) -> GateInput? {
         secret.clear()
         defer { secret.clear() }
-        for d in digits { secret.append(Unicode.Scalar(UInt8(48 + d))) }
+        for d in digits { secret.append(Unicode.Scalar(UInt8(48 + min(max(d, 0), 9)))) }
         if process == nil || process?.poll() != nil { restart(reason: nil) }
         checkingPin = true
         return sendSecret(kind: AuthProtocol.pinKind, at: now)

@@ -42,8 +42,7 @@ package final class SecretBuffer {
     /// Appends a character's UTF-8 bytes; false when it does not fit.
     @discardableResult
     package func append(_ scalar: Unicode.Scalar) -> Bool {
-        let utf8 = UTF8.encode(scalar)!
-        guard count + utf8.count <= capacity else { return false }
+        guard let utf8 = UTF8.encode(scalar), count + utf8.count <= capacity else { return false }
         for byte in utf8 {
             base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
             count += 1
