@@ -16,16 +16,6 @@ import Testing
         pam = try PamStack()
     }
 
-    /// The banner's icon, as `AuthTests.bannerIcon` reads it; nil while no banner shows.
-    func bannerIcon() -> (r: Int, g: Int, b: Int)? {
-        let p = client.pixel(340 + 1 + 32, 12 + 32)
-        return p == (16, 32, 48) ? nil : p
-    }
-
-    func errorBannerShows() -> Bool {
-        bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false
-    }
-
     /// The guard's child that runs slidegate-ui.
     static func uiPid(of pid: pid_t) -> pid_t? {
         children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-ui") }

@@ -16,21 +16,53 @@ import Testing
         client = try Client(screen)
     }
 
-    @Test(arguments: ["nan", "infinite", "huge", "unasked", "garbage", "before-hello", "huge-count", "flood"])
-    func aHostileDrawingProgramCannotOpenOrKillTheLock(mode: String) throws {
+    @Test(arguments: ["nan", "infinite", "huge", "unasked", "garbage", "before-hello", "huge-count", "flood"], ["none", "pam", "pin", "pin,pam"])
+    func aHostileDrawingProgramCannotOpenOrKillTheLock(mode: String, auth: String) throws {
         let stand = try StandIn(replacing: "slidegate-ui", source: StandIn.hostileUI)
-        let gate = try screen.slidegate(
-            LockModeTests.arguments, environment: ["SLIDEGATE_TEST_HOSTILE": mode], program: stand.directory + "/slidegate")
+        let pam = try PamStack()
+        var environment = pam.environment
+        environment["SLIDEGATE_TEST_HOSTILE"] = mode
+        var extra = ["--auth", auth]
+        if auth.hasPrefix("pin") { extra += ["--pin-file", try Self.pinFile(in: stand.directory)] }
+        let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment, program: stand.directory + "/slidegate")
         #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
         // A press on the thumb asks the stand-in for the slider's parts.
         client.drag(from: (140, 140), to: (400, 140), release: false)
         sleep(seconds: 0.3)
-        #expect(gate.isRunning && covered() && !client.canGrabKeyboard(), "\(mode): still locked: \(gate.standardError)")
+        #expect(gate.isRunning && covered() && !client.canGrabKeyboard(), "\(mode), --auth \(auth): still locked: \(gate.standardError)")
         client.drag(from: (400, 140), to: (1000, 140))
-        #expect(gate.wait() == 0, "\(mode): the guard's own gate still opens: \(gate.standardError)")
+        switch auth {
+        case "none": break
+        case "pin":
+            // The slide checked the wheels' random digits; the PIN typed on them opens.
+            sleep(seconds: 1.2)
+            #expect(gate.isRunning, "a slide alone does not open --auth pin")
+            client.type(Self.pin)
+        default:
+            // pin,pam: the slide checked the wheels and was refused, which holds keys back a second.
+            sleep(seconds: 1.2)
+            #expect(gate.isRunning, "a slide alone does not open --auth \(auth)")
+            client.type(AuthTests.password)
+        }
+        #expect(gate.wait(timeout: 8) == 0, "\(mode), --auth \(auth): the guard's own gate still opens: \(gate.standardError)")
         if ["nan", "infinite", "huge", "garbage", "huge-count"].contains(mode) {
             #expect(gate.standardError.contains("slidegate: the slider's drawing program sent a malformed message"), "\(gate.standardError)")
         }
+    }
+
+    static let pin = "2580"
+
+    /// A PIN file for `pin`, made with mkpasswd (yescrypt), in `directory`.
+    static func pinFile(in directory: String) throws -> String {
+        let hash = directory + "/hash"
+        let made = try Child("/usr/bin/mkpasswd", ["-m", "yescrypt", pin], stdout: hash)
+        try #require(made.wait() == 0, "mkpasswd: \(made.standardError)")
+        let path = directory + "/pin"
+        guard let f = fopen(path, "we") else { throw Child.SpawnError(path: path, code: errno) }
+        fputs("\(pin.count) " + contents(of: hash), f)
+        fclose(f)
+        chmod(path, 0o600)
+        return path
     }
 
     @Test(arguments: ["garbage", "huge-count", "flood", "unasked", "before-hello"])
@@ -83,7 +115,7 @@ final class StandIn {
     }
 
     deinit {
-        for name in ["slidegate", "slidegate-ui", "slidegate-auth", "standin.c"] { unlink(directory + "/" + name) }
+        for name in ["slidegate", "slidegate-ui", "slidegate-auth", "standin.c", "hash", "pin"] { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 

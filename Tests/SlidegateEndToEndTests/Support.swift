@@ -296,6 +296,19 @@ extension LockScreenChecks {
         [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
     }
 
+    /// The banner's icon, as the strip at the top of the 1280x720 screen shows it: the
+    /// strip is as wide as the 600-pixel slider, centred (x 340), its box 64 pixels tall
+    /// 12 below the top, the icon's circle centred 32 pixels in. Nil while no banner shows.
+    func bannerIcon() -> (r: Int, g: Int, b: Int)? {
+        let p = client.pixel(340 + 1 + 32, 12 + 32)
+        return p == (16, 32, 48) ? nil : p
+    }
+
+    /// An error banner (a red icon) shows.
+    func errorBannerShows() -> Bool {
+        bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false
+    }
+
     func thumbShown(at value: Double) -> Bool {
         client.thumbShown(at: value, threshold: 90)
     }
