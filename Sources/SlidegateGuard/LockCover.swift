@@ -75,8 +75,9 @@ final class LockCover {
             if shapeEventBase != nil { XShapeSelectInput(display.pointer, overlay, UInt(ShapeNotifyMask)) }
         }
         XRRSelectInput(display.pointer, display.root, Int32(RRScreenChangeNotifyMask))
-        watchCompositor()
         create()
+        // After the cover is mapped: what follows waits for the server's answers.
+        watchCompositor()
         if let code = display.sync() {
             throw UserError("the X server refused the lock window (X error \(code))", status: .noDisplayOrLock)
         }
@@ -95,13 +96,12 @@ final class LockCover {
         let dpy = display.pointer
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
-        var major: Int32 = 0
-        var minor: Int32 = 2
-        guard XCompositeQueryExtension(dpy, &eventBase, &errorBase) != 0, XCompositeQueryVersion(dpy, &major, &minor) != 0,
-            major > 0 || minor >= 3
-        else { return nil }
+        // GetOverlayWindow is Composite 0.3's (2004): a server without it answers with an
+        // error, which makes the call's answer 0. Its reply is the only round trip here.
+        guard XCompositeQueryExtension(dpy, &eventBase, &errorBase) != 0 else { return nil }
         let overlay = XCompositeGetOverlayWindow(dpy, display.root)
-        guard overlay != 0, display.sync() == nil else { return nil }
+        _ = sg_take_x_error()
+        guard overlay != 0 else { return nil }
         // A compositor that stopped redirecting may have unmapped it.
         XShapeCombineMask(dpy, overlay, ShapeBounding, 0, 0, 0, ShapeSet)
         XMapWindow(dpy, overlay)
