@@ -26,6 +26,12 @@ import Testing
         if auth.hasPrefix("pin") { extra += ["--pin-file", try Self.pinFile(in: stand.directory)] }
         let gate = try screen.slidegate(LockModeTests.arguments + extra, environment: environment, program: stand.directory + "/slidegate")
         #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        if ["nan", "infinite", "huge"].contains(mode) {
+            // The guard lends the slider only to a UI that said it has drawn: the stand-in
+            // runs, and its first words have had time to arrive.
+            #expect(eventually { FailClosedTests.uiPid(of: gate.pid) != nil }, "the stand-in runs")
+            sleep(seconds: 0.3)
+        }
         // A press on the thumb asks the stand-in for the slider's parts.
         client.drag(from: (140, 140), to: (400, 140), release: false)
         sleep(seconds: 0.3)
