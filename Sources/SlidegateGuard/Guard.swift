@@ -176,7 +176,7 @@ package final class Guard {
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: now, using: &random)), at: now) }
         fallbackAt = now + FallbackSlider.delay
         // A compositor paints the screen once the obscurer is up, over the cover too.
-        if cover.underCompositor { exposeAt = Self.exposeDelays.map { now + $0 } }
+        if cover.underCompositor { exposeSoon(from: now) }
         sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
@@ -330,7 +330,7 @@ package final class Guard {
             if case .drawing(let slider, _, _, _) = loan { slider.windowDestroyed() }
             dropLoan()
             cover.remake()
-            if cover.underCompositor { exposeAt = Self.exposeDelays.map { monotonicNow() + $0 } }
+            if cover.underCompositor { exposeSoon(from: monotonicNow()) }
             if fallback != nil {
                 fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
             }
@@ -393,12 +393,16 @@ package final class Guard {
             relayout()
         case _ where cover.compositorChanged(event):
             // A compositor that starts paints the whole screen once, when it is ready.
-            let now = monotonicNow()
-            exposeAt = Self.exposeDelays.map { now + $0 }
+            exposeSoon(from: monotonicNow())
         default:
             if event.type == display.randrEventBase + RRScreenChangeNotify { relayout() }
         }
         return nil
+    }
+
+    /// Has the lock painted again at each of `exposeDelays` after `now`.
+    private func exposeSoon(from now: Double) {
+        exposeAt = Self.exposeDelays.map { now + $0 }
     }
 
     /// The screen changed (or the cover was made anew): lay out from what the server says

@@ -210,7 +210,7 @@ import Testing
 
     /// The guard's child that runs slidegate-auth.
     static func helperPid(of pid: pid_t) -> pid_t? {
-        children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-auth") }
+        child(of: pid, running: "slidegate-auth")
     }
 
     @Test func theUINeverSeesThePassword() throws {

@@ -18,7 +18,7 @@ import Testing
 
     /// The guard's child that runs slidegate-ui.
     static func uiPid(of pid: pid_t) -> pid_t? {
-        children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains("slidegate-ui") }
+        child(of: pid, running: "slidegate-ui")
     }
 
     /// CPU time a process has used so far, in clock ticks (utime + stime).

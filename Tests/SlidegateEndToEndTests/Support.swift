@@ -343,6 +343,11 @@ func children(of pid: pid_t) -> [pid_t] {
     return String(terminated: buffer).split(separator: " ").compactMap { pid_t($0.trimmingSpaces) }
 }
 
+/// The child of `pid` whose command line names `program` (a helper the guard started).
+func child(of pid: pid_t, running program: String) -> pid_t? {
+    children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains(program) }
+}
+
 /// Voluntary context switches of a process so far: its wake-ups (each time it sleeps it
 /// has woken since). Involuntary ones are preemptions, which other tests running at the
 /// same time make many of and which say nothing about the process.
