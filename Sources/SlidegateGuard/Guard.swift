@@ -42,7 +42,9 @@ package final class Guard {
     private let grabs: InputGrabs
     private let cover: LockCover
     private let blanking: Blanking
-    private var gate: Gate
+    /// The decider: the gate, authentication, the unlock command.
+    private var host: GateHost!
+    private var gate: Gate { host.gate }
     private var ui: UIProcess?
     /// The socket the next UI gets, made before it is needed, so that running short of
     /// descriptors shows before the screen is locked.
@@ -53,7 +55,6 @@ package final class Guard {
     /// after input; never while the screen is blank or nothing moves, so that a still
     /// lock costs no wake-ups.
     private var nextPing: Double?
-    private var command: ChildProcess?
     /// Motion not yet given to the gate: where the pointer went, or, after a motion hint,
     /// only that it moved (the server then sends nothing more until asked where it is).
     private var pendingMotion: PendingMotion?
@@ -86,12 +87,8 @@ package final class Guard {
     private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
     /// The slider the UI lends for a drag, which the guard then draws itself.
     private var loan = Loan.none
-    /// `--auth pam` or `pin`: the helper, the secret, the keys.
-    private let auth: AuthSession?
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
     private let pinLength: Int
-    /// Where the wheels' random digits come from: getrandom(2).
-    private var random = SystemRandomNumberGenerator()
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -135,15 +132,7 @@ package final class Guard {
             throw error.userError(.noDisplayOrLock, "cannot lock: no socket for the slider's drawing program")
         }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
-        if options.auth != .none {
-            sg_forbid_core_dumps()
-            let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-            auth = try AuthSession(
-                helperPath: launch.authPath, service: options.pamService, tty: tty,
-                pinFile: options.auth.usesPin ? options.pinFile : nil)
-        } else {
-            auth = nil
-        }
+        let auth = try AuthSession.forOptions(options, helperPath: launch.authPath)
         display = try XDisplay()
         StartupTrace.mark("guard:connected")
         scale = options.scale ?? display.resourceScale()
@@ -170,10 +159,10 @@ package final class Guard {
         StartupTrace.mark("guard:covered")
         blanking = Blanking(display)
         let now = monotonicNow()
-        var settings = options.gateSettings
-        settings.pinLength = pinLength
-        gate = Gate(settings: settings, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), start: now)
-        if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: now, using: &random)), at: now) }
+        host = GateHost(
+            options: options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
+            auth: auth, display: display, loop: loop, start: now)
+        host.heard = { [unowned self] in heard($0, at: $1) }
         fallbackAt = now + FallbackSlider.delay
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
@@ -224,8 +213,8 @@ package final class Guard {
             pass: { [unowned self] () throws(UserError) in pass() })
         if status == .completed { reveal() }
         stopUI()
-        command?.stop()
-        if let summary = auth?.summary { report(summary) }
+        host.finish()
+        if let summary = host.summary { report(summary) }
         return status
     }
 
@@ -252,20 +241,13 @@ package final class Guard {
         // A whole frame interval without motion: the pointer rests, and when it moves on,
         // its events cost less than a question a frame until it is fast again.
         if grabs.motionHints && pendingMotion == nil && now >= motionDue { grabs.motionHints = false }
-        let wasOpen = gate.entry.isOpen
-        if let status = perform(gate.advance(to: now)) { return .exit(status) }
-        syncEntry(wasOpen: wasOpen)
-        if let auth {
-            if let failed = auth.check(at: now), let status = input(failed, at: now) { return .exit(status) }
-            watchAuth()
-        }
+        if let status = host.advance(to: now) { return .exit(status) }
         // Once motion went out, the socket rests until the next may: the motion events of
         // that frame interval are read together, and the newest goes.
         let resting = now < motionDue
         var deadline = Earliest()
-        deadline.consider(gate.nextActionDeadline)
+        deadline.consider(host.deadline)
         deadline.consider(uiRestartAt)
-        deadline.consider(auth?.answerDeadline)
         if pendingMotion != nil || resting { deadline.consider(motionDue) }
         if case .drawing(let slider, let look, let motion, let check) = loan, let check {
             // A countdown's tick or a refusal's end changes the track: the UI paints it.
@@ -316,7 +298,7 @@ package final class Guard {
         if grabs.handle(&event) {
             if grabs.mouseKeysOn {
                 pendingMotion = nil
-                gate.cancelDrag(at: monotonicNow())
+                host.cancelDrag(at: monotonicNow())
                 send(.state(gate.snapshot))
             }
             return nil
@@ -356,33 +338,30 @@ package final class Guard {
             && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
             && gate.banners.visible(at: now) != nil:
             // A click on the banner dismisses it.
-            return input(.bannerClicked, at: now)
+            return host.handle(.bannerClicked, at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
             if let status = flushMotion(buttonAt: (x, y)) { return status }
-            return input(.press(x: x, y: y), at: now)
+            return host.handle(.press(x: x, y: y), at: now)
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
             if let status = flushMotion(buttonAt: (x, y)) { return status }
             grabs.motionHints = false
-            return input(.release, at: now)
+            return host.handle(.release, at: now)
         case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
-            return input(.scroll(x: x, y: y, down: event.xbutton.button == UInt32(Button5)), at: now)
+            return host.handle(.scroll(x: x, y: y, down: event.xbutton.button == UInt32(Button5)), at: now)
         case KeyPress:
             send(.keyPressed)
-            if options.auth == .pin {
-                if let key = WheelKey(&event) { return input(.wheelKey(key), at: now) }
-            } else if let auth, options.auth.usesPassword, let key = auth.key(of: &event) {
-                if let status = input(.key(key), at: now) { return status }
-                sendEcho()
-            }
-            return updateCapsLock(at: now)
+            let status = host.keyPressed(&event, at: now)
+            // For a prompt whose answer may be shown, the UI gets what was typed.
+            if status == nil, let text = host.echo { send(.echo(text)) }
+            return status
         case KeyRelease:
-            return updateCapsLock(at: now)
+            return host.keyReleased(at: now)
         case VisibilityNotify where event.xvisibility.window == cover.cover:
             if event.xvisibility.state != VisibilityUnobscured { cover.raise() }
         case MapNotify where event.xmap.window != cover.cover,
@@ -413,10 +392,10 @@ package final class Guard {
         let wasDragging = gate.slide.isDragging
         if wasDragging {
             pendingMotion = nil
-            gate.cancelDrag(at: now)
+            host.cancelDrag(at: now)
         }
         if cover.layOut() {
-            gate.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: now)
+            host.relayout(Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft), at: now)
             sendLayout()
             send(.state(gate.snapshot))
             fallback?.invalidate()
@@ -458,12 +437,12 @@ package final class Guard {
         }
         motionEvents = 0
         lastMotion = now
-        return input(.motion(x: motion.x, y: motion.y), at: motion.at)
+        return host.handle(.motion(x: motion.x, y: motion.y), at: motion.at)
     }
 
-    private func input(_ input: GateInput, at now: Double) -> ExitStatus? {
-        let wasOpen = gate.entry.isOpen
-        let action = gate.handle(input, at: now)
+    /// The gate took an input: the UI hears of it, or the guard draws the drag's frame itself
+    /// while the slider is lent.
+    private func heard(_ input: GateInput, at now: Double) {
         if case .motion = input, drawLentSlider(at: now) {
             // The UI sleeps through the drag; it gets the newest motion when the loan ends.
             if case .drawing(let slider, let look, _, let check) = loan { loan = .drawing(slider, look: look, motion: (input, now), check: check) }
@@ -475,90 +454,13 @@ package final class Guard {
             // While the guard draws a drag the UI takes no input: it is asked at the usual pace.
             if case .drawing = loan { nextPing = now + Self.pingInterval } else { nextPing = now + Self.pingAfterInput }
         }
-        if let status = perform(action) { return status }
-        syncEntry(wasOpen: wasOpen)
-        return nil
-    }
-
-    /// The transaction follows the password stage; when none can run, the gate says why.
-    private func syncEntry(wasOpen: Bool) {
-        if let notice = auth?.follow(gate.entry, wasOpen: wasOpen) { _ = input(notice, at: monotonicNow()) }
-    }
-
-    /// Caps Lock, as the server has it now, goes to the gate when it changed.
-    private func updateCapsLock(at now: Double) -> ExitStatus? {
-        guard options.auth.usesPassword else { return nil }
-        var state = XkbStateRec()
-        guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
-        let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
-        return on == gate.capsLock ? nil : input(.capsLock(on), at: now)
-    }
-
-    /// For a prompt whose answer may be shown, the UI gets what was typed.
-    private func sendEcho() {
-        if let text = auth?.echo(for: gate.entry) { send(.echo(text)) }
-    }
-
-    /// The loop watches the current helper's socket.
-    private func watchAuth() {
-        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in readAuth() }
-    }
-
-    private func readAuth() -> ExitStatus? {
-        guard let auth else { return nil }
-        for event in auth.receive() {
-            let now = monotonicNow()
-            switch event {
-            case .input(let gateInput):
-                if let status = input(gateInput, at: now) { return status }
-            case .grantedPasswordExpired:
-                report("PAM says the password must be changed; unlocking (change it outside the lock)")
-                if let status = input(.authVerdict(granted: true, message: nil), at: now) { return status }
-            }
-        }
-        watchAuth()
-        return nil
-    }
-
-    private func perform(_ action: GateAction?) -> ExitStatus? {
-        switch action {
-        case .exit(let status):
-            return status
-        case .runUnlockCommand(let line):
-            command = ChildProcess.unlockCommand(line)
-            return command == nil ? input(.unlockCommandFinished(succeeded: false), at: monotonicNow()) : nil
-        case .secret(let edit):
-            guard let auth else { return nil }
-            return auth.apply(edit, at: monotonicNow()).flatMap { input($0, at: monotonicNow()) }
-        case .checkPin:
-            // The guard's own wheels say what the digits are; the UI only draws them.
-            let now = monotonicNow()
-            guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
-            return auth.checkPin(digits, at: now).flatMap { input($0, at: now) }
-        case .scrambleWheels:
-            let now = monotonicNow()
-            return gate.wheels.flatMap { input(.scramble($0.freshDigits(at: now, using: &random)), at: now) }
-        case nil:
-            return nil
-        }
     }
 
     private func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
-            guard signal == SIGCHLD else {
-                if let status = perform(gate.handle(.signal(signal), at: monotonicNow())) { return status }
-                continue
-            }
-            if let running = command, let exit = running.poll() {
-                command = nil
-                if let status = input(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow()) { return status }
-            }
-            if let running = ui, let exit = running.process.poll() {
+            if let status = host.signaled(signal) { return status }
+            if signal == SIGCHLD, let running = ui, let exit = running.process.poll() {
                 uiEnded(running, because: "ended (\(UIProcess.describe(exit)))")
-            }
-            if let failed = auth?.reap() {
-                if let status = input(failed, at: monotonicNow()) { return status }
-                watchAuth()
             }
         }
         return nil

@@ -11,8 +11,8 @@ import SlidegateXlib
 /// signals, the guard's messages and the next frame's deadline; no wake-ups at all while
 /// nothing moves or the screen is blank.
 ///
-/// In windowed mode it is the whole program: its gate decides and it runs the unlock
-/// command. In lock mode it only mirrors the guard's gate to draw it; the guard decides.
+/// In windowed mode it is the whole program: its `GateHost` decides, as the guard's does in
+/// lock mode. In lock mode it only mirrors the guard's gate to draw it; the guard decides.
 package final class Runner {
     private let options: Options
     private let display: XDisplay
@@ -25,7 +25,10 @@ package final class Runner {
     private let gateSettings: Gate.Settings
     /// `--theme`'s images and label font, decoded once for every relayout's renderer.
     private let look: Look
-    private var gate: Gate
+    /// Windowed mode: the decider. Lock mode: nil, and `mirror` follows the guard's messages.
+    private let host: GateHost?
+    private var mirror: Gate
+    private var gate: Gate { host?.gate ?? mirror }
     private var surface: WindowSurface
     private var renderer: Renderer
     /// The shimmer's sweeps handed to the X server ahead: made at the first sweep after a
@@ -43,7 +46,6 @@ package final class Runner {
     /// frames a second, however fast the pointer). The guard sends motion once a frame; the
     /// quarter lets its message paint when it comes, though delivery jitters a little.
     private var nextPaint = -Double.infinity
-    private var command: ChildProcess?
     /// The guard's messages of one read, kept between reads so a message allocates nothing.
     private var inbox: [GuardMessage] = []
     /// Whether start-up's pages are still to be given back: right after the first frame, and
@@ -54,9 +56,7 @@ package final class Runner {
     /// And once more after the shimmer's frames were first made and handed over: what making
     /// them touched is not needed again while they stay the same.
     private var shedAfterSweepMade = true
-    /// Windowed mode with `--auth pam`: the helper, the secret, the keys.
-    private let auth: AuthSession?
-    /// What was typed, for a prompt whose answer may be shown.
+    /// Lock mode: what was typed, for a prompt whose answer may be shown (the guard says).
     private var echoText: String?
     /// Windowed mode: the keyboard is grabbed while the password field is open, so that no
     /// other client that selected key events on the window reads what is typed (what
@@ -81,8 +81,6 @@ package final class Runner {
     private var wheelsPanel: WheelsPanel?
     /// Lock mode: `--image` on the cover, and under each window.
     private let wallpaper: Wallpaper?
-    /// Windowed mode: where the wheels' random digits come from (getrandom(2)).
-    private var random = SystemRandomNumberGenerator()
     /// Lock mode: where the slider's first frame is kept for the next lock, the checksum of
     /// what the guard showed from there, and the scene that frame is, until the frame has
     /// been kept (or found kept).
@@ -109,15 +107,8 @@ package final class Runner {
             options.scale = options.scale ?? display.resourceScale()
             try options.checkSize(scale: options.scale ?? 1)
             let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
-            var auth: AuthSession?
             let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
-            if options.auth != .none {
-                sg_forbid_core_dumps()
-                let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
-                auth = try AuthSession(
-                    helperPath: helperBeside("slidegate-auth"), service: options.pamService, tty: tty,
-                    pinFile: options.auth.usesPin ? options.pinFile : nil)
-            }
+            let auth = try AuthSession.forOptions(options, helperPath: helperBeside("slidegate-auth"))
             var look = Look()
             if let directory = options.theme {
                 // Windowed mode has no lock to keep up: a theme that does not check or decode is exit 2.
@@ -130,13 +121,15 @@ package final class Runner {
                 if let color = files.config.foreground, !options.foregroundGiven { options.foreground = color }
             }
             let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
-            let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, look: look, pinLength: pinLength, auth: auth)
+            let host = GateHost(
+                options: options, pinLength: pinLength,
+                layout: SliderLayout(
+                    bounds: stage.slider, wheelRow: stage.wheelArea.map { WheelRow(area: $0, count: pinLength) },
+                    rightToLeft: options.rightToLeft),
+                auth: auth, display: display, loop: loop, start: monotonicNow())
+            let runner = try Runner(options, display, signals, loop, FontMap(), stage, nil, look: look, pinLength: pinLength, host: host)
             runner.wheelArea = stage.wheelArea
             try runner.relayout()
-            if let wheels = runner.gate.wheels {
-                let now = monotonicNow()
-                _ = runner.gate.handle(.scramble(wheels.freshDigits(at: now, using: &runner.random)), at: now)
-            }
             return try runner.run()
         }
     }
@@ -250,9 +243,9 @@ package final class Runner {
     private init(
         _ options: Options, _ display: XDisplay, _ signals: SignalWatch, _ loop: EventLoop, _ fontMap: FontMap,
         _ stage: any Stage, _ guardLink: GuardLink?, look: Look, pinLength: Int = 0, deadline: Double? = nil,
-        auth: AuthSession? = nil, wallpaper: Wallpaper? = nil
+        host: GateHost? = nil, wallpaper: Wallpaper? = nil
     ) throws(UserError) {
-        self.auth = auth
+        self.host = host
         self.wallpaper = wallpaper
         self.look = look
         var settings = options.gateSettings
@@ -268,8 +261,10 @@ package final class Runner {
         self.guardLink = guardLink
         drawnUntold = guardLink != nil
         blanking = Blanking(display)
-        gate = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
+        mirror = Gate(settings: settings, layout: SliderLayout(bounds: stage.slider, rightToLeft: settings.rightToLeft), start: monotonicNow())
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
+        host?.heard = { [unowned self] _, _ in changed = true }
+        host?.followed = { [unowned self] in holdKeyboard($0) }
     }
 
     private static func makeBuffer(
@@ -304,7 +299,8 @@ package final class Runner {
             XUnmapWindow(display.pointer, stage.window)
             XSync(display.pointer, 0)
         }
-        if let summary = auth?.summary { report(summary) }
+        host?.finish()
+        if let summary = host?.summary { report(summary) }
         return status
     }
 
@@ -313,23 +309,6 @@ package final class Runner {
         SliderLayout(
             bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) },
             rightToLeft: gateSettings.rightToLeft)
-    }
-
-    /// Windowed mode with `--auth pam`: an input, then the transaction follows the password
-    /// stage (it runs while the stage waits for a prompt, and ends when the stage closes).
-    private func authInput(_ input: GateInput, at now: Double) -> ExitStatus? {
-        let wasOpen = gate.entry.isOpen
-        changed = true
-        if let status = perform(gate.handle(input, at: now)) { return status }
-        syncEntry(wasOpen: wasOpen)
-        return nil
-    }
-
-    private func syncEntry(wasOpen: Bool) {
-        guard let auth else { return }
-        if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = authInput(notice, at: monotonicNow()) }
-        echoText = auth.echo(for: gate.entry)
-        if guardLink == nil { holdKeyboard(gate.entry.isOpen) }
     }
 
     /// Grabs the keyboard for the window while the password field is open, and lets it go
@@ -352,38 +331,13 @@ package final class Runner {
             grabFailureSaid = true
             let warning = "the keyboard could not be grabbed: other programs may read what is typed"
             report("windowed mode: \(warning) (XGrabKeyboard: \(result))")
-            _ = authInput(.authMessage(.warning, warning), at: monotonicNow())
-        }
-    }
-
-    /// The loop watches the current helper's socket.
-    private func watchAuth() {
-        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in
-            guard let auth = self.auth else { return nil }
-            for event in auth.receive() {
-                let gateInput: GateInput
-                switch event {
-                case .input(let i): gateInput = i
-                case .grantedPasswordExpired:
-                    report("PAM says the password must be changed; going on (change it elsewhere)")
-                    gateInput = .authVerdict(granted: true, message: nil)
-                }
-                if let status = authInput(gateInput, at: monotonicNow()) { return status }
-            }
-            watchAuth()
-            return nil
+            _ = host?.handle(.authMessage(.warning, warning), at: monotonicNow())
         }
     }
 
     private func pass() throws(UserError) -> EventLoop.Turn {
         let now = monotonicNow()
-        let wasOpen = gate.entry.isOpen
-        if let status = perform(gate.advance(to: now)) { return .exit(status) }
-        if let auth {
-            syncEntry(wasOpen: wasOpen)
-            if let failed = auth.check(at: now), let status = authInput(failed, at: now) { return .exit(status) }
-            watchAuth()
-        }
+        if let status = advance(to: now) { return .exit(status) }
         var deadline: Double?
         if !blanking.isBlank {
             let frame = 1 / Double(options.fps)
@@ -412,6 +366,8 @@ package final class Runner {
                 deadline = other
             }
             frameDue = deadline
+            // PAM's time limit for an answer, when that comes first.
+            if let limit = host?.auth?.answerDeadline, limit < deadline ?? .infinity { deadline = limit }
             if changed { deadline = min(deadline ?? .infinity, nextPaint) }
             // The clock after the slider: the first frame does not wait for it.
             if let clock = clockPanel, clock.due { try clock.paint() }
@@ -420,12 +376,12 @@ package final class Runner {
             if deadline.map({ $0 - now > 0.5 }) ?? (clockPanel != nil), shown?.label != nil {
                 blanking.checkMonitors()
                 if blanking.isBlank {
-                    deadline = gate.nextActionDeadline
+                    deadline = decisionDeadline
                     clockPanel?.sleep()
                 }
             }
         } else {
-            deadline = gate.nextActionDeadline
+            deadline = decisionDeadline
             clockPanel?.sleep()
         }
         if lendAsked { lend(at: now) }
@@ -495,20 +451,29 @@ package final class Runner {
 
     private func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
-            if signal == SIGCHLD {
-                if let failed = auth?.reap(), let status = authInput(failed, at: monotonicNow()) { return status }
-                guard let running = command, let exit = running.poll() else { continue }
-                command = nil
-                changed = true
-                if let status = perform(gate.handle(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow())) {
-                    return status
-                }
-            } else if let status = perform(gate.handle(.signal(signal), at: monotonicNow())) {
-                return status
-            }
+            if let status = host?.signaled(signal) { return status }
+            if host == nil, signal != SIGCHLD, let status = decide(.signal(signal), at: monotonicNow()) { return status }
         }
         return nil
     }
+
+    /// Windowed mode: the host decides. Lock mode: the mirror follows the input, and only a
+    /// signal ends the UI (the guard decides the rest).
+    private func decide(_ input: GateInput, at now: Double) -> ExitStatus? {
+        if let host { return host.handle(input, at: now) }
+        if case .exit(.signal(let n)) = mirror.handle(input, at: now) { return .signal(n) }
+        return nil
+    }
+
+    /// Time passed: windowed mode's host acts on it; lock mode's mirror only follows.
+    private func advance(to now: Double) -> ExitStatus? {
+        if let host { return host.advance(to: now) }
+        if case .exit(.signal(let n)) = mirror.advance(to: now) { return .signal(n) }
+        return nil
+    }
+
+    /// When the decider next acts by itself, as a wait's end while nothing is drawn.
+    private var decisionDeadline: Double? { host?.deadline ?? mirror.nextActionDeadline }
 
     /// Lock mode: applies the guard's messages. The guard closing its end ends the UI.
     private func readGuard() throws(UserError) -> ExitStatus? {
@@ -549,11 +514,11 @@ package final class Runner {
                 try relayout()
                 try makeNoticeWindows()
             case .state(let snapshot):
-                gate = Gate(settings: gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
+                mirror = Gate(settings: gateSettings, layout: mirror.layout, start: monotonicNow(), snapshot: snapshot)
                 changed = true
             case .input(let input, let time):
                 blanking.inputArrived()
-                _ = gate.handle(input, at: time)
+                _ = mirror.handle(input, at: time)
                 changed = true
             }
         }
@@ -588,7 +553,7 @@ package final class Runner {
     }
 
     private func relayout() throws(UserError) {
-        gate.relayout(layout, at: monotonicNow())
+        if let host { host.relayout(layout, at: monotonicNow()) } else { mirror.relayout(layout, at: monotonicNow()) }
         sweep = nil
         (surface, renderer) = try Self.makeBuffer(display, stage, options, fontMap, look, wallpaper?.backdrop(under: stage.window))
         wheelsPanel = nil
@@ -635,22 +600,19 @@ package final class Runner {
         switch event.type {
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             blanking.inputArrived()
-            return perform(gate.handle(.press(x: Double(event.xbutton.x), y: Double(event.xbutton.y)), at: now))
+            return decide(.press(x: Double(event.xbutton.x), y: Double(event.xbutton.y)), at: now)
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
-            return perform(gate.handle(.release, at: now))
+            return decide(.release, at: now)
         case MotionNotify:
             blanking.inputArrived()
-            return perform(gate.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now))
+            return decide(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5):
             let down = event.xbutton.button == UInt32(Button5)
-            return perform(gate.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now))
-        case KeyPress where options.auth == .pin:
-            guard let key = WheelKey(&event) else { return nil }
-            changed = true
-            return perform(gate.handle(.wheelKey(key), at: now))
-        case KeyPress where auth != nil:
-            guard let key = auth?.key(of: &event) else { return nil }
-            return authInput(.key(key), at: now)
+            return decide(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now)
+        case KeyPress:
+            return host?.keyPressed(&event, at: now)
+        case KeyRelease:
+            return host?.keyReleased(at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
             // While the guard draws a drag, the whole slider comes when it gives it back.
             if lentParts == nil { surface.present(on: stage.window, at: sliderOrigin) }
@@ -673,43 +635,17 @@ package final class Runner {
                 try relayout()
                 return nil
             case .closeRequested:
-                return perform(gate.handle(.closeRequested, at: now))
+                return decide(.closeRequested, at: now)
             case nil:
                 return nil
             }
         }
     }
 
-    /// Carries out what the gate asked for, in windowed mode; in lock mode the guard does.
-    private func perform(_ action: GateAction?) -> ExitStatus? {
-        if guardLink != nil {
-            if case .exit(.signal(let n)) = action { return .signal(n) }
-            return nil
-        }
-        switch action {
-        case .exit(let status):
-            return status
-        case .runUnlockCommand(let line):
-            command = ChildProcess.unlockCommand(line)
-            return command == nil ? perform(gate.handle(.unlockCommandFinished(succeeded: false), at: monotonicNow())) : nil
-        case .secret(let edit):
-            return auth?.apply(edit, at: monotonicNow()).flatMap { authInput($0, at: monotonicNow()) }
-        case .checkPin:
-            let now = monotonicNow()
-            guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
-            return auth.checkPin(digits, at: now).flatMap { authInput($0, at: now) }
-        case .scrambleWheels:
-            let now = monotonicNow()
-            return gate.wheels.flatMap { perform(gate.handle(.scramble($0.freshDigits(at: now, using: &random)), at: now)) }
-        case nil:
-            return nil
-        }
-    }
-
     /// Repaints what changed in the back buffer and sends that part to the window.
     private func paint(at now: Double) throws(UserError) {
         var scene = gate.scene(at: now)
-        if gate.entry.prompt?.echo == true { scene.field?.echoText = echoText }
+        if gate.entry.prompt?.echo == true { scene.field?.echoText = host?.echo ?? echoText }
         guard scene != shown else { return }
         if lentParts == nil {
             for dirty in try surface.paint(scene, after: shown, with: renderer) {

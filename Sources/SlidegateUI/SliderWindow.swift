@@ -45,7 +45,7 @@ final class SliderWindow: Stage {
         attributes.background_pixmap = 0
         attributes.border_pixel = 0
         attributes.event_mask =
-            ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask | KeyPressMask
+            ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask | KeyPressMask | KeyReleaseMask
         var mask = UInt(CWBackPixmap | CWBorderPixel | CWEventMask)
         var info = XVisualInfo()
         if !options.background.isOpaque, XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0 {

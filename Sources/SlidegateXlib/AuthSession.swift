@@ -1,4 +1,5 @@
 import CX11
+import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
@@ -63,6 +64,16 @@ package final class AuthSession {
         } catch {
             throw UserError("--auth: the authentication helper \(helperPath) does not work: \(error)", status: .usage)
         }
+    }
+
+    /// The session `options` ask for (nil with `--auth none`), with the helper at
+    /// `helperPath`; from here on the process never dumps core (it holds the secret).
+    package static func forOptions(_ options: Options, helperPath: String) throws(UserError) -> AuthSession? {
+        guard options.auth != .none else { return nil }
+        sg_forbid_core_dumps()
+        let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        return try AuthSession(
+            helperPath: helperPath, service: options.pamService, tty: tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
     }
 
     deinit {

@@ -179,6 +179,52 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// What one person's script led to: Caps Lock shown and gone again, the exit status, the
+    /// failed attempt counted.
+    struct Decisions: Equatable {
+        var capsLockShown = false
+        var capsLockGone = false
+        var status: Int32?
+        var failureCounted = false
+    }
+
+    /// Caps Lock on and off in the open field, a wrong password, then the right one;
+    /// `capsLockShows` says whether the mode shows Caps Lock (where it does: a banner on the
+    /// lock screen, the field's text in a window).
+    func script(_ gate: Child, capsLockShows: () -> Bool) -> Decisions {
+        var seen = Decisions()
+        client.drag(from: (140, 140), to: (1000, 140))
+        guard eventually({ client.thumbShown(at: 1, threshold: 70) && !capsLockShows() }) else { return seen }
+        client.key(0xffe5)
+        seen.capsLockShown = eventually { capsLockShows() }
+        client.key(0xffe5)
+        seen.capsLockGone = eventually { !capsLockShows() }
+        type("wrong")
+        // The refusal shakes the field for a second; then typing works again.
+        sleep(seconds: 1.2)
+        type(Self.password)
+        seen.status = gate.wait()
+        seen.failureCounted = gate.standardError.contains("slidegate: 1 failed attempt since ")
+        return seen
+    }
+
+    /// Both modes decide with one `GateHost`: the same script leads to the same decisions
+    /// (windowed mode once never showed Caps Lock).
+    @Test func lockAndWindowedModeDecideAlike() throws {
+        // The warning banner's orange icon.
+        let locked = script(try lockWithPam()) { bannerIcon().map { $0.r > 180 && $0.g > 100 && $0.b < 100 } ?? false }
+        #expect(client.canGrabKeyboard(), "unlocked")
+        let windowed = try screen.slidegate(WindowedModeTests.geometry + ["--auth", "pam"], environment: pam.environment)
+        #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "the window: \(windowed.standardError)")
+        let window = try #require(client.mappedTopLevels().last)
+        XSetInputFocus(client.display, window, RevertToParent, 0)
+        XSync(client.display, 0)
+        // White text where "Password:" is grey.
+        let inWindow = script(windowed) { client.brightness(x: 115, y: 125, width: 200, height: 34).filter { $0 > 200 }.count > 100 }
+        #expect(locked == Decisions(capsLockShown: true, capsLockGone: true, status: 0, failureCounted: true), "\(locked)")
+        #expect(inWindow == locked, "windowed mode: \(inWindow)")
+    }
+
     /// Another client selects key presses on the window, as a key logger would: while the
     /// password field is open the window holds the keyboard, and it reads nothing.
     @Test func windowedModeGrabsTheKeyboardWhileThePasswordFieldIsOpen() throws {

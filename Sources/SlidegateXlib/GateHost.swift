@@ -1,0 +1,184 @@
+import CX11
+import Glibc
+import SlidegateCore
+
+/// The one decider: the gate, and everything its decisions need from the system — the
+/// authentication helper and the secret, the unlock command, the wheels' random digits,
+/// Caps Lock, the signals. Lock mode's guard and windowed mode both run one, so a feature
+/// of the gate works the same in both; what differs between them is only where the input
+/// comes from and who paints (the guard's UI, or the window itself).
+///
+/// Every input goes through `handle`: the gate takes it, `heard` tells the program around
+/// (the guard forwards it to its UI; the window repaints), then the gate's action is carried
+/// out and the password transaction follows the password stage.
+package final class GateHost {
+    package private(set) var gate: Gate
+    /// `--auth pam` or `pin`: the helper, the secret, the keys.
+    package let auth: AuthSession?
+    /// Called after the gate took an input, before its action is carried out.
+    package var heard: (GateInput, Double) -> Void = { _, _ in }
+    /// Called after the password transaction followed the stage: whether the stage is open.
+    package var followed: (Bool) -> Void = { _ in }
+    private let method: AuthMethod
+    private let display: XDisplay
+    private let loop: EventLoop
+    private var command: ChildProcess?
+    /// Where the wheels' random digits come from: getrandom(2).
+    private var random = SystemRandomNumberGenerator()
+
+    /// A gate for `options` laid out as `layout`, with `pinLength` wheels (the PIN file's
+    /// length; 0 without), spun to random digits at once.
+    package init(
+        options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, display: XDisplay, loop: EventLoop, start: Double
+    ) {
+        var settings = options.gateSettings
+        settings.pinLength = pinLength
+        gate = Gate(settings: settings, layout: layout, start: start)
+        method = options.auth
+        self.auth = auth
+        self.display = display
+        self.loop = loop
+        if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: start, using: &random)), at: start) }
+    }
+
+    /// Ends what the gate started: the unlock command, if it still runs.
+    package func finish() {
+        command?.stop()
+        command = nil
+    }
+
+    /// Gives the gate an input and carries out what it decides; an exit status ends the run.
+    package func handle(_ input: GateInput, at now: Double) -> ExitStatus? {
+        let wasOpen = gate.entry.isOpen
+        let action = gate.handle(input, at: now)
+        heard(input, now)
+        if let status = perform(action) { return status }
+        follow(wasOpen: wasOpen)
+        return nil
+    }
+
+    /// Time passed: the gate's timers, and an answer PAM did not give in time.
+    package func advance(to now: Double) -> ExitStatus? {
+        let wasOpen = gate.entry.isOpen
+        if let status = perform(gate.advance(to: now)) { return status }
+        follow(wasOpen: wasOpen)
+        if let failed = auth?.check(at: now), let status = handle(failed, at: now) { return status }
+        watchAuth()
+        return nil
+    }
+
+    /// When `advance` has something to do next (the gate's next action, PAM's time limit).
+    package var deadline: Double? {
+        var earliest = Earliest()
+        earliest.consider(gate.nextActionDeadline)
+        earliest.consider(auth?.answerDeadline)
+        return earliest.time
+    }
+
+    /// A signal: SIGCHLD reaps the unlock command and the helper; any other ends the gate as
+    /// it says.
+    package func signaled(_ signal: Int32) -> ExitStatus? {
+        guard signal == SIGCHLD else { return handle(.signal(signal), at: monotonicNow()) }
+        if let running = command, let exit = running.poll() {
+            command = nil
+            if let status = handle(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow()) { return status }
+        }
+        if let failed = auth?.reap() {
+            if let status = handle(failed, at: monotonicNow()) { return status }
+            watchAuth()
+        }
+        return nil
+    }
+
+    /// A key press: a wheel's key with `--auth pin`, else a key of the password stage;
+    /// then Caps Lock as the server has it now.
+    package func keyPressed(_ event: inout XEvent, at now: Double) -> ExitStatus? {
+        if method == .pin {
+            if let key = WheelKey(&event) { return handle(.wheelKey(key), at: now) }
+        } else if method.usesPassword, let key = auth?.key(of: &event) {
+            if let status = handle(.key(key), at: now) { return status }
+        }
+        return capsLockChanged(at: now)
+    }
+
+    /// A key release: Caps Lock may have changed.
+    package func keyReleased(at now: Double) -> ExitStatus? {
+        capsLockChanged(at: now)
+    }
+
+    /// What was typed, for a prompt whose answer may be shown (never a hidden one).
+    package var echo: String? { auth?.echo(for: gate.entry) }
+
+    /// "3 failed attempts since 14:02", for stderr when the run ends; nil when none failed.
+    package var summary: String? { auth?.summary }
+
+    /// The slider moved or changed size: the gate lays out anew.
+    package func relayout(_ layout: SliderLayout, at now: Double) {
+        gate.relayout(layout, at: now)
+    }
+
+    /// A held drag springs back (the screen changed under it, or MouseKeys came on).
+    package func cancelDrag(at now: Double) {
+        gate.cancelDrag(at: now)
+    }
+
+    private func perform(_ action: GateAction?) -> ExitStatus? {
+        switch action {
+        case .exit(let status):
+            return status
+        case .runUnlockCommand(let line):
+            command = ChildProcess.unlockCommand(line)
+            return command == nil ? handle(.unlockCommandFinished(succeeded: false), at: monotonicNow()) : nil
+        case .secret(let edit):
+            let now = monotonicNow()
+            return auth?.apply(edit, at: now).flatMap { handle($0, at: now) }
+        case .checkPin:
+            // The host's own wheels say what the digits are; the painter only draws them.
+            let now = monotonicNow()
+            guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
+            return auth.checkPin(digits, at: now).flatMap { handle($0, at: now) }
+        case .scrambleWheels:
+            let now = monotonicNow()
+            return gate.wheels.flatMap { handle(.scramble($0.freshDigits(at: now, using: &random)), at: now) }
+        case nil:
+            return nil
+        }
+    }
+
+    /// The transaction follows the password stage; when none can run, the gate says why.
+    private func follow(wasOpen: Bool) {
+        guard let auth else { return }
+        if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = handle(notice, at: monotonicNow()) }
+        followed(gate.entry.isOpen)
+    }
+
+    /// Caps Lock, as the server has it now, goes to the gate when it changed.
+    private func capsLockChanged(at now: Double) -> ExitStatus? {
+        guard method.usesPassword else { return nil }
+        var state = XkbStateRec()
+        guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
+        let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
+        return on == gate.capsLock ? nil : handle(.capsLock(on), at: now)
+    }
+
+    /// The loop watches the current helper's socket.
+    package func watchAuth() {
+        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in readAuth() }
+    }
+
+    private func readAuth() -> ExitStatus? {
+        guard let auth else { return nil }
+        for event in auth.receive() {
+            let now = monotonicNow()
+            switch event {
+            case .input(let gateInput):
+                if let status = handle(gateInput, at: now) { return status }
+            case .grantedPasswordExpired:
+                report("PAM says the password must be changed; opening the gate (change it outside slidegate)")
+                if let status = handle(.authVerdict(granted: true, message: nil), at: now) { return status }
+            }
+        }
+        watchAuth()
+        return nil
+    }
+}
