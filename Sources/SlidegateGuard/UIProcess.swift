@@ -14,6 +14,8 @@ final class UIProcess {
     /// The ping it has not answered yet, and when it went.
     private var unanswered: (sequence: UInt32, sent: Double)?
     private var sequence: UInt32 = 0
+    /// Its hello came (it must come first, and once).
+    private var greeted = false
 
     /// How long a UI may leave a ping unanswered before it counts as hung.
     static let answerTime = 1.0
@@ -58,10 +60,15 @@ final class UIProcess {
     func receive() throws(ProtocolError) -> Received? {
         var received = Received()
         let open = try channel.receive { (body) throws(ProtocolError) in
-            switch try UIMessage(body: body) {
+            let message = try UIMessage(body: body)
+            guard greeted || message.kind == .hello else { throw ProtocolError("\(message.kind) before hello") }
+            switch message {
+            case .hello where greeted:
+                throw ProtocolError("a second hello")
             case .hello(let version, let build) where version != GuardProtocol.version:
                 throw ProtocolError("the UI speaks protocol \(version) (build \(build)), the guard \(GuardProtocol.version)")
-            case .hello: break
+            case .hello:
+                greeted = true
             case .drawn:
                 drawn = true
                 received.drawn = true

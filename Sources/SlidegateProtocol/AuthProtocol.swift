@@ -1,5 +1,6 @@
-// The protocol between the guard and the authentication helper, `slidegate-auth`, over a
-// Unix stream socket only the guard holds (the helper's descriptor 3), in the framing of
+// The protocol between the decider (the guard in lock mode, slidegate-ui in windowed mode:
+// whichever runs the `GateHost`) and the authentication helper, `slidegate-auth`, over a
+// Unix stream socket only the decider holds (the helper's descriptor 3), in the framing of
 // `GuardProtocol` (Protocol.swift). The helper is started before the screen is locked and
 // runs one PAM transaction per attempt.
 //
@@ -37,8 +38,8 @@ package enum AuthProtocol {
     package static let grantedStatus: Int32 = 42
     /// Seconds PAM may take over an answer before the helper is taken for hung.
     package static let answerLimit = 60.0
-    package static let answerKind: UInt8 = 3
-    package static let pinKind: UInt8 = 6
+    package static let answerKind = AuthRequest.Kind.answer.rawValue
+    package static let pinKind = AuthRequest.Kind.pin.rawValue
 
     /// The start of an `answer` or `pin` frame (`kind`) whose secret, `secretLength` bytes,
     /// the sender writes after it from its locked buffer: the frame's length, then the kind.
@@ -56,18 +57,24 @@ package enum AuthRequest: Framed, Equatable, Sendable {
     case cancel
     case pinFile(String)
 
+    /// The byte that names a request on the wire; `answer` and `pin` carry a secret and are
+    /// written and read apart (`AuthProtocol.secretHeader`).
+    package enum Kind: UInt8, CaseIterable, Sendable {
+        case hello = 1, begin, answer, cancel, pinFile, pin
+    }
+
     @discardableResult
     package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build): w.hello(version, build)
             case .begin(let service, let tty):
-                w.u8(2)
+                w.u8(Kind.begin.rawValue)
                 w.string(service)
                 w.string(tty)
-            case .cancel: w.u8(4)
+            case .cancel: w.u8(Kind.cancel.rawValue)
             case .pinFile(let path):
-                w.u8(5)
+                w.u8(Kind.pinFile.rawValue)
                 w.string(path)
             }
         }
@@ -76,12 +83,14 @@ package enum AuthRequest: Framed, Equatable, Sendable {
     /// Reads a request's body; an `answer` (which is read apart, into locked memory) is not one.
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
         var r = FrameReader(body)
-        switch try r.u8() {
-        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
-        case 2: self = .begin(service: try r.string(), tty: try r.string())
-        case 4: self = .cancel
-        case 5: self = .pinFile(try r.string())
-        case let kind: throw ProtocolError("unknown request kind \(kind)")
+        let byte = try r.u8()
+        guard let kind = Kind(rawValue: byte) else { throw ProtocolError("unknown request kind \(byte)") }
+        switch kind {
+        case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
+        case .begin: self = .begin(service: try r.string(), tty: try r.string())
+        case .cancel: self = .cancel
+        case .pinFile: self = .pinFile(try r.string())
+        case .answer, .pin: throw ProtocolError("a secret where a request was expected")
         }
         try r.end()
     }
@@ -97,21 +106,26 @@ package enum AuthReply: Framed, Equatable, Sendable {
     case notice(error: Bool, text: String)
     case verdict(AuthOutcome, message: String?)
 
+    /// The byte that names a reply on the wire.
+    package enum Kind: UInt8, CaseIterable, Sendable {
+        case hello = 1, prompt = 5, notice, verdict
+    }
+
     @discardableResult
     package func appendFrame(to buffer: inout [UInt8]) -> Bool {
         FrameWriter.append(to: &buffer) { w in
             switch self {
             case .hello(let version, let build): w.hello(version, build)
             case .prompt(let echo, let text):
-                w.u8(5)
-                w.u8(echo ? 1 : 0)
+                w.u8(Kind.prompt.rawValue)
+                w.bool(echo)
                 w.string(text)
             case .notice(let error, let text):
-                w.u8(6)
+                w.u8(Kind.notice.rawValue)
                 w.u8(error ? 2 : 0)
                 w.string(text)
             case .verdict(let outcome, let message):
-                w.u8(7)
+                w.u8(Kind.verdict.rawValue)
                 w.u8(outcome.rawValue)
                 w.optional(message) { $0.string($1) }
             }
@@ -120,18 +134,19 @@ package enum AuthReply: Framed, Equatable, Sendable {
 
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
         var r = FrameReader(body)
-        switch try r.u8() {
-        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
-        case 5: self = .prompt(echo: try r.u8() == 1, text: try r.string())
-        case 6:
-            let kind = try r.u8()
-            guard kind == 0 || kind == 2 else { throw ProtocolError("notice: unknown kind \(kind)") }
-            self = .notice(error: kind == 2, text: try r.string())
-        case 7:
+        let byte = try r.u8()
+        guard let kind = Kind(rawValue: byte) else { throw ProtocolError("unknown reply kind \(byte)") }
+        switch kind {
+        case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
+        case .prompt: self = .prompt(echo: try r.bool(), text: try r.string())
+        case .notice:
+            let noticeKind = try r.u8()
+            guard noticeKind == 0 || noticeKind == 2 else { throw ProtocolError("notice: unknown kind \(noticeKind)") }
+            self = .notice(error: noticeKind == 2, text: try r.string())
+        case .verdict:
             let raw = try r.u8()
             guard let outcome = AuthOutcome(rawValue: raw) else { throw ProtocolError("verdict: unknown outcome \(raw)") }
             self = .verdict(outcome, message: try r.optionalString())
-        case let kind: throw ProtocolError("unknown reply kind \(kind)")
         }
         try r.end()
     }

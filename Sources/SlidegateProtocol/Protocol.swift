@@ -2,9 +2,10 @@ import SlidegateCore
 
 // The protocol between the lock-mode guard (`slidegate`) and the processes it supervises.
 //
-// Today one peer: the UI (`slidegate-ui --lock-ui`), which draws the slider in a window the
-// guard owns. The guard holds one end of a Unix stream socket, the UI the other as its
-// descriptor 3. The authentication helper of a later issue uses the same framing.
+// The UI (`slidegate-ui --lock-ui`) draws the slider in a window the guard owns. The guard
+// holds one end of a Unix stream socket, the UI the other as its descriptor 3. The
+// authentication helper's protocol (AuthProtocol.swift) uses the same framing. Each kind is
+// a case of `GuardMessage.Kind` or `UIMessage.Kind`, whose raw value is the byte below.
 //
 // FRAMING
 //   Every message is one frame: a 4-byte little-endian length N (1 ≤ N ≤ 65536), then N
@@ -19,8 +20,9 @@ import SlidegateCore
 //
 // HANDSHAKE
 //   The guard speaks first: `hello`, then `settings`. The UI answers `hello`. Each side
-//   checks that the other's protocol number equals its own; the build string is for
-//   messages only. A UI that gets a malformed frame, an unknown kind or another protocol
+//   checks that the other's first message is `hello` and that its protocol number equals
+//   its own (a second `hello` is malformed); the build string is for messages only.
+//   A boolean (u8) is 0 or 1; any other byte is malformed. A UI that gets a malformed frame, an unknown kind or another protocol
 //   number exits with status 10 (`GuardProtocol.uiStatus`), which the guard reports by
 //   name; a guard that gets a malformed frame from the UI ends that UI and starts another.
 //
@@ -173,6 +175,46 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case giveBack
 }
 
+extension GuardMessage {
+    /// The byte that names a message's kind on the wire (see the table at the top). The
+    /// reader switches over every case, so a new kind is read as soon as it is written.
+    package enum Kind: UInt8, CaseIterable, Sendable {
+        case hello = 1, settings, windows, layout, state, input, keyPressed, ping, prompt, notice, verdict, echo, pin, scramble
+        case firstFrame, lend, giveBack
+    }
+
+    /// The kind this message goes out as.
+    package var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .settings: .settings
+        case .windows: .windows
+        case .layout: .layout
+        case .state: .state
+        case .input(.authPrompt, _): .prompt
+        case .input(.authMessage, _): .notice
+        case .input(.authVerdict, _): .verdict
+        case .input(.pinVerdict, _): .pin
+        case .input(.scramble, _): .scramble
+        case .input: .input
+        case .keyPressed: .keyPressed
+        case .ping: .ping
+        case .echo: .echo
+        case .firstFrame: .firstFrame
+        case .lend: .lend
+        case .giveBack: .giveBack
+        }
+    }
+
+    /// The byte that names an input in an `input` message.
+    package enum InputTag: UInt8, CaseIterable, Sendable {
+        case press = 0, motion, release, commandSucceeded, commandFailed, character, backspace, clear, escape, enter
+        case capsLockOn, capsLockOff, bannerClicked, scrollDown, scrollUp
+        case digit0, digit1, digit2, digit3, digit4, digit5, digit6, digit7, digit8, digit9
+        case left, right, up, down, wheelEnter
+    }
+}
+
 /// What the UI tells the guard.
 package enum UIMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
@@ -180,6 +222,24 @@ package enum UIMessage: Framed, Equatable, Sendable {
     case pong(UInt32)
     case lent(SliderParts)
     case notLent
+}
+
+extension UIMessage {
+    /// The byte that names a message's kind on the wire.
+    package enum Kind: UInt8, CaseIterable, Sendable {
+        case hello = 1, drawn = 9, pong, lent, notLent
+    }
+
+    /// The kind this message goes out as.
+    package var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .drawn: .drawn
+        case .pong: .pong
+        case .lent: .lent
+        case .notLent: .notLent
+        }
+    }
 }
 
 /// The slider's parts the UI lends the guard for a drag, as pixmaps on the server (depth
@@ -236,7 +296,7 @@ extension GuardMessage {
             case .hello(let version, let build):
                 w.hello(version, build)
             case .settings(let s):
-                w.u8(2)
+                w.kind(kind)
                 w.string(s.text)
                 w.color(s.background)
                 w.color(s.foreground)
@@ -246,10 +306,10 @@ extension GuardMessage {
                 w.u8(Self.authTag(s.auth))
                 w.u32(UInt32(clamping: s.pinLength))
                 w.optional(s.message) { $0.string($1) }
-                w.u8(s.countdown ? 1 : 0)
+                w.bool(s.countdown)
                 w.optional(s.deadline) { $0.f64($1) }
-                w.u8(s.reduceMotion ? 1 : 0)
-                w.u8(s.rightToLeft ? 1 : 0)
+                w.bool(s.reduceMotion)
+                w.bool(s.rightToLeft)
                 w.optional(s.clockFormat) { $0.string($1) }
                 w.optional(s.dateFormat) { $0.string($1) }
                 w.u32(UInt32(s.strings.all.count))
@@ -259,7 +319,7 @@ extension GuardMessage {
                 w.optional(s.image) { $0.string($1) }
                 w.u8(UInt8(truncatingIfNeeded: ImageMode.allCases.firstIndex(of: s.imageMode) ?? 0))
             case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
-                w.u8(3)
+                w.kind(kind)
                 w.u64(cover)
                 w.u64(slider)
                 w.u64(banner)
@@ -267,7 +327,7 @@ extension GuardMessage {
                 w.u64(wheels)
                 w.u64(clock)
             case .layout(let width, let height, let wheels):
-                w.u8(4)
+                w.kind(kind)
                 w.u32(UInt32(clamping: width))
                 w.u32(UInt32(clamping: height))
                 w.optional(wheels) { w, r in
@@ -277,7 +337,7 @@ extension GuardMessage {
                     w.f64(r.height)
                 }
             case .state(let snapshot):
-                w.u8(5)
+                w.kind(kind)
                 switch snapshot.slide {
                 case .resting(let since): w.tagged(0, since, 0)
                 case .dragging(let offset, let value): w.tagged(1, offset, value)
@@ -300,70 +360,66 @@ extension GuardMessage {
                 }
                 w.u32(UInt32(clamping: snapshot.banners.waiting.count))
                 snapshot.banners.waiting.forEach { w.banner($0) }
-                w.u8(snapshot.capsLock ? 1 : 0)
+                w.bool(snapshot.capsLock)
                 w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
                 w.u32(UInt32(clamping: snapshot.pinLimiter.failures))
                 w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
-                w.u8(snapshot.checkingPin ? 1 : 0)
+                w.bool(snapshot.checkingPin)
             case .input(.pinVerdict(let granted, let message), let time):
-                w.u8(13)
+                w.kind(kind)
                 w.f64(time)
-                w.u8(granted ? 1 : 0)
+                w.bool(granted)
                 w.optional(message) { $0.string($1) }
             case .input(.scramble(let digits), let time):
-                w.u8(14)
+                w.kind(kind)
                 w.f64(time)
                 w.u32(UInt32(clamping: digits.count))
                 digits.forEach { w.u8(UInt8(clamping: $0)) }
             case .input(.authPrompt(let prompt), let time):
-                w.u8(9)
+                w.kind(kind)
                 w.f64(time)
                 w.string(prompt.text)
-                w.u8(prompt.echo ? 1 : 0)
-            case .input(.authMessage(let kind, let text), let time):
-                w.u8(10)
+                w.bool(prompt.echo)
+            case .input(.authMessage(let bannerKind, let text), let time):
+                w.kind(kind)
                 w.f64(time)
-                w.u8(UInt8(kind.rawValue))
+                w.u8(UInt8(bannerKind.rawValue))
                 w.string(text)
             case .input(.authVerdict(let granted, let message), let time):
-                w.u8(11)
+                w.kind(kind)
                 w.f64(time)
-                w.u8(granted ? 1 : 0)
+                w.bool(granted)
                 w.optional(message) { $0.string($1) }
             case .input(let input, let time):
-                w.u8(6)
+                w.kind(kind)
                 w.f64(time)
                 switch input {
-                case .press(let x, let y): w.tagged(0, x, y)
-                case .motion(let x, let y): w.tagged(1, x, y)
-                case .release: w.tagged(2, 0, 0)
-                case .unlockCommandFinished(let succeeded): w.tagged(succeeded ? 3 : 4, 0, 0)
-                case .key(let key): w.tagged(Self.keyTag(key), 0, 0)
-                case .capsLock(let on): w.tagged(on ? 10 : 11, 0, 0)
-                case .bannerClicked: w.tagged(12, 0, 0)
-                case .scroll(let x, let y, let down): w.tagged(down ? 13 : 14, x, y)
-                case .wheelKey(let key): w.tagged(Self.wheelKeyTag(key), 0, 0)
+                case .press(let x, let y): w.input(.press, x, y)
+                case .motion(let x, let y): w.input(.motion, x, y)
+                case .release: w.input(.release)
+                case .unlockCommandFinished(let succeeded): w.input(succeeded ? .commandSucceeded : .commandFailed)
+                case .key(let key): w.input(Self.keyTag(key))
+                case .capsLock(let on): w.input(on ? .capsLockOn : .capsLockOff)
+                case .bannerClicked: w.input(.bannerClicked)
+                case .scroll(let x, let y, let down): w.input(down ? .scrollDown : .scrollUp, x, y)
+                case .wheelKey(let key): w.input(Self.wheelKeyTag(key))
                 case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
                     // Never forwarded this way: not a message.
                     w.refuse()
                 }
             case .echo(let text):
-                w.u8(12)
+                w.kind(kind)
                 w.string(text)
-            case .keyPressed:
-                w.u8(7)
             case .ping(let sequence):
-                w.u8(8)
+                w.kind(kind)
                 w.u32(sequence)
             case .firstFrame(let path, let key, let shown):
-                w.u8(15)
+                w.kind(kind)
                 w.string(path)
                 w.u64(key)
                 w.u64(shown)
-            case .lend:
-                w.u8(16)
-            case .giveBack:
-                w.u8(17)
+            case .keyPressed, .lend, .giveBack:
+                w.kind(kind)
             }
         }
     }
@@ -371,9 +427,11 @@ extension GuardMessage {
     /// Reads one frame's body (what follows the length).
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
         var r = FrameReader(body)
-        switch try r.u8() {
-        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
-        case 2:
+        let byte = try r.u8()
+        guard let kind = Kind(rawValue: byte) else { throw ProtocolError("unknown message kind \(byte)") }
+        switch kind {
+        case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
+        case .settings:
             let text = try r.string()
             let background = try r.color()
             let foreground = try r.color()
@@ -393,10 +451,10 @@ extension GuardMessage {
             var settings = UISettings(
                 text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
                 pinLength: pinLength, message: try r.optionalString())
-            settings.countdown = try r.u8() == 1
+            settings.countdown = try r.bool()
             settings.deadline = try r.optionalF64()
-            settings.reduceMotion = try r.u8() == 1
-            settings.rightToLeft = try r.u8() == 1
+            settings.reduceMotion = try r.bool()
+            settings.rightToLeft = try r.bool()
             settings.clockFormat = try r.optionalString()
             settings.dateFormat = try r.optionalString()
             let count = Int(try r.u32())
@@ -412,16 +470,16 @@ extension GuardMessage {
             guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
             settings.imageMode = ImageMode.allCases[mode]
             self = .settings(settings)
-        case 3:
+        case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
                 clock: try r.u64())
-        case 4:
+        case .layout:
             let width = Int(try r.u32())
             let height = Int(try r.u32())
             let wheels = try r.present() ? Rect(x: try r.f64(), y: try r.f64(), width: try r.f64(), height: try r.f64()) : nil
             self = .layout(width: width, height: height, wheels: wheels)
-        case 5:
+        case .state:
             let slideTag = try r.u8()
             let a = try r.f64()
             let b = try r.f64()
@@ -450,56 +508,38 @@ extension GuardMessage {
             guard waitingCount <= 64 else { throw ProtocolError("state: \(waitingCount) banners waiting") }
             var waiting: [Banner] = []
             for _ in 0..<waitingCount { waiting.append(try r.banner()) }
-            let capsLock = try r.u8() == 1
+            let capsLock = try r.bool()
             let wheels = try r.present() ? try r.wheels() : nil
             let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
-            let checkingPin = try r.u8() == 1
+            let checkingPin = try r.bool()
             self = .state(
                 Gate.Snapshot(
                     slide: slide, verification: verification, entry: entry, limiter: limiter,
                     banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
                     pinLimiter: pinLimiter, checkingPin: checkingPin))
-        case 6:
+        case .input:
             let time = try r.f64()
-            let tag = try r.u8()
+            let byte = try r.u8()
+            guard let tag = InputTag(rawValue: byte) else { throw ProtocolError("input: unknown input \(byte)") }
             let x = try r.f64()
             let y = try r.f64()
-            let input: GateInput =
-                switch tag {
-                case 0: .press(x: x, y: y)
-                case 1: .motion(x: x, y: y)
-                case 2: .release
-                case 3: .unlockCommandFinished(succeeded: true)
-                case 4: .unlockCommandFinished(succeeded: false)
-                case 5: .key(.character)
-                case 6: .key(.backspace)
-                case 7: .key(.clear)
-                case 8: .key(.escape)
-                case 9: .key(.enter)
-                case 10: .capsLock(true)
-                case 11: .capsLock(false)
-                case 12: .bannerClicked
-                case 13, 14: .scroll(x: x, y: y, down: tag == 13)
-                case 15...29: .wheelKey(Self.wheelKey(tag: tag))
-                default: throw ProtocolError("input: unknown input \(tag)")
-                }
-            self = .input(input, at: time)
-        case 7: self = .keyPressed
-        case 8: self = .ping(try r.u32())
-        case 9:
+            self = .input(Self.input(tag, x: x, y: y), at: time)
+        case .keyPressed: self = .keyPressed
+        case .ping: self = .ping(try r.u32())
+        case .prompt:
             let time = try r.f64()
-            self = .input(.authPrompt(PasswordEntry.Prompt(text: try r.string(), echo: try r.u8() == 1)), at: time)
-        case 10:
+            self = .input(.authPrompt(PasswordEntry.Prompt(text: try r.string(), echo: try r.bool())), at: time)
+        case .notice:
             let time = try r.f64()
             self = .input(.authMessage(try r.bannerKind(), try r.string()), at: time)
-        case 11:
+        case .verdict:
             let time = try r.f64()
-            self = .input(.authVerdict(granted: try r.u8() == 1, message: try r.optionalString()), at: time)
-        case 12: self = .echo(try r.string())
-        case 13:
+            self = .input(.authVerdict(granted: try r.bool(), message: try r.optionalString()), at: time)
+        case .echo: self = .echo(try r.string())
+        case .pin:
             let time = try r.f64()
-            self = .input(.pinVerdict(granted: try r.u8() == 1, message: try r.optionalString()), at: time)
-        case 14:
+            self = .input(.pinVerdict(granted: try r.bool(), message: try r.optionalString()), at: time)
+        case .scramble:
             let time = try r.f64()
             let count = Int(try r.u32())
             guard count <= 12 else { throw ProtocolError("scramble: \(count) digits") }
@@ -510,23 +550,22 @@ extension GuardMessage {
                 digits.append(d)
             }
             self = .input(.scramble(digits), at: time)
-        case 15: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
-        case 16: self = .lend
-        case 17: self = .giveBack
-        case let kind: throw ProtocolError("unknown message kind \(kind)")
+        case .firstFrame: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
+        case .lend: self = .lend
+        case .giveBack: self = .giveBack
         }
         try r.end()
     }
 }
 
 extension GuardMessage {
-    static func keyTag(_ key: EntryKey) -> UInt8 {
+    static func keyTag(_ key: EntryKey) -> InputTag {
         switch key {
-        case .character: 5
-        case .backspace: 6
-        case .clear: 7
-        case .escape: 8
-        case .enter: 9
+        case .character: .character
+        case .backspace: .backspace
+        case .clear: .clear
+        case .escape: .escape
+        case .enter: .enter
         }
     }
 
@@ -539,25 +578,42 @@ extension GuardMessage {
         }
     }
 
-    static func wheelKeyTag(_ key: WheelKey) -> UInt8 {
+    static func wheelKeyTag(_ key: WheelKey) -> InputTag {
         switch key {
-        case .digit(let d): UInt8(15 + min(max(d, 0), 9))
-        case .left: 25
-        case .right: 26
-        case .up: 27
-        case .down: 28
-        case .enter: 29
+        case .digit(let d): InputTag(rawValue: InputTag.digit0.rawValue + UInt8(min(max(d, 0), 9))) ?? .digit0
+        case .left: .left
+        case .right: .right
+        case .up: .up
+        case .down: .down
+        case .enter: .wheelEnter
         }
     }
 
-    static func wheelKey(tag: UInt8) -> WheelKey {
+    /// The input a tag names, with the message's x and y where it has a place.
+    static func input(_ tag: InputTag, x: Double, y: Double) -> GateInput {
         switch tag {
-        case 15...24: .digit(Int(tag) - 15)
-        case 25: .left
-        case 26: .right
-        case 27: .up
-        case 28: .down
-        default: .enter
+        case .press: .press(x: x, y: y)
+        case .motion: .motion(x: x, y: y)
+        case .release: .release
+        case .commandSucceeded: .unlockCommandFinished(succeeded: true)
+        case .commandFailed: .unlockCommandFinished(succeeded: false)
+        case .character: .key(.character)
+        case .backspace: .key(.backspace)
+        case .clear: .key(.clear)
+        case .escape: .key(.escape)
+        case .enter: .key(.enter)
+        case .capsLockOn: .capsLock(true)
+        case .capsLockOff: .capsLock(false)
+        case .bannerClicked: .bannerClicked
+        case .scrollDown: .scroll(x: x, y: y, down: true)
+        case .scrollUp: .scroll(x: x, y: y, down: false)
+        case .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9:
+            .wheelKey(.digit(Int(tag.rawValue - InputTag.digit0.rawValue)))
+        case .left: .wheelKey(.left)
+        case .right: .wheelKey(.right)
+        case .up: .wheelKey(.up)
+        case .down: .wheelKey(.down)
+        case .wheelEnter: .wheelKey(.enter)
         }
     }
 }
@@ -569,16 +625,16 @@ extension UIMessage {
             switch self {
             case .hello(let version, let build):
                 w.hello(version, build)
-            case .drawn:
-                w.u8(9)
+            case .drawn, .notLent:
+                w.kind(kind)
             case .pong(let sequence):
-                w.u8(10)
+                w.kind(kind)
                 w.u32(sequence)
             case .lent(let parts):
-                w.u8(11)
+                w.kind(kind)
                 w.u64(parts.track)
                 w.u64(parts.thumb)
-                w.u8(parts.label == nil ? 0 : 1)
+                w.bool(parts.label != nil)
                 if let label = parts.label {
                     w.u64(label.pixmap)
                     w.f64(label.rect.x)
@@ -588,19 +644,19 @@ extension UIMessage {
                     w.f64(label.foregroundAlpha)
                     w.f64(label.emphasis)
                 }
-            case .notLent:
-                w.u8(12)
             }
         }
     }
 
     package init(body: ArraySlice<UInt8>) throws(ProtocolError) {
         var r = FrameReader(body)
-        switch try r.u8() {
-        case 1: self = .hello(protocol: try r.u32(), build: try r.string())
-        case 9: self = .drawn
-        case 10: self = .pong(try r.u32())
-        case 11:
+        let byte = try r.u8()
+        guard let kind = Kind(rawValue: byte) else { throw ProtocolError("unknown message kind \(byte)") }
+        switch kind {
+        case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
+        case .drawn: self = .drawn
+        case .pong: self = .pong(try r.u32())
+        case .lent:
             let track = try r.u64()
             let thumb = try r.u64()
             var label: SliderParts.Label?
@@ -624,8 +680,7 @@ extension UIMessage {
                 label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: foregroundAlpha, emphasis: emphasis)
             }
             self = .lent(SliderParts(track: track, thumb: thumb, label: label))
-        case 12: self = .notLent
-        case let kind: throw ProtocolError("unknown message kind \(kind)")
+        case .notLent: self = .notLent
         }
         try r.end()
     }
@@ -712,10 +767,19 @@ struct FrameWriter {
 
     /// Kind 1, the same both ways: the protocol number and the build.
     mutating func hello(_ version: UInt32, _ build: String) {
-        u8(1)
+        u8(GuardMessage.Kind.hello.rawValue)
         u32(version)
         string(build)
     }
+
+    mutating func kind(_ kind: GuardMessage.Kind) { u8(kind.rawValue) }
+    mutating func kind(_ kind: UIMessage.Kind) { u8(kind.rawValue) }
+
+    /// A boolean: 1 or 0 (the reader takes nothing else).
+    mutating func bool(_ v: Bool) { u8(v ? 1 : 0) }
+
+    /// An `input` message's tag and place (0, 0 where the input has none).
+    mutating func input(_ tag: GuardMessage.InputTag, _ x: Double = 0, _ y: Double = 0) { tagged(tag.rawValue, x, y) }
 
     mutating func u32(_ v: UInt32) { littleEndian(UInt64(v), bytes: 4) }
 
@@ -765,7 +829,7 @@ struct FrameWriter {
 
     /// A flag byte, then the value when there is one.
     mutating func optional<T>(_ value: T?, _ write: (inout FrameWriter, T) -> Void) {
-        u8(value == nil ? 0 : 1)
+        bool(value != nil)
         if let value { write(&self, value) }
     }
 
@@ -773,20 +837,20 @@ struct FrameWriter {
         u8(UInt8(b.kind.rawValue))
         string(b.text)
         optional(b.countdownUntil) { $0.f64($1) }
-        u8(b.persistent ? 1 : 0)
+        bool(b.persistent)
     }
 
     mutating func entry(_ e: PasswordEntry) {
-        u8(e.isOpen ? 1 : 0)
+        bool(e.isOpen)
         optional(e.prompt) { w, prompt in
             w.string(prompt.text)
-            w.u8(prompt.echo ? 1 : 0)
+            w.bool(prompt.echo)
         }
         u32(UInt32(clamping: e.count))
-        u8(e.checking ? 1 : 0)
+        bool(e.checking)
         f64(e.lastActivity)
         optional(e.shakeStart) { $0.f64($1) }
-        u8(e.submitWhenAsked ? 1 : 0)
+        bool(e.submitWhenAsked)
     }
 
     mutating func wheels(_ wheels: Wheels) {
@@ -839,14 +903,17 @@ struct FrameReader {
         Color(red: try f64(), green: try f64(), blue: try f64(), alpha: try f64())
     }
 
-    /// A presence flag: true when a value follows.
-    mutating func present() throws(ProtocolError) -> Bool {
+    /// A boolean: 1 or 0, nothing else.
+    mutating func bool() throws(ProtocolError) -> Bool {
         switch try u8() {
         case 0: return false
         case 1: return true
-        case let flag: throw ProtocolError("a presence flag of \(flag)")
+        case let flag: throw ProtocolError("a boolean of \(flag)")
         }
     }
+
+    /// A presence flag: true when a value follows.
+    mutating func present() throws(ProtocolError) -> Bool { try bool() }
 
     mutating func optionalF64() throws(ProtocolError) -> Double? { try present() ? try f64() : nil }
     mutating func optionalString() throws(ProtocolError) -> String? { try present() ? try string() : nil }
@@ -861,15 +928,15 @@ struct FrameReader {
         let kind = try bannerKind()
         let text = try string()
         let until = try optionalF64()
-        return Banner(kind, text, countdownUntil: until, persistent: try u8() == 1)
+        return Banner(kind, text, countdownUntil: until, persistent: try bool())
     }
 
     mutating func entry() throws(ProtocolError) -> PasswordEntry {
-        let isOpen = try u8() == 1
-        let prompt = try present() ? PasswordEntry.Prompt(text: try string(), echo: try u8() == 1) : nil
+        let isOpen = try bool()
+        let prompt = try present() ? PasswordEntry.Prompt(text: try string(), echo: try bool()) : nil
         return PasswordEntry(
-            isOpen: isOpen, prompt: prompt, count: Int(try u32()), checking: try u8() == 1, lastActivity: try f64(),
-            shakeStart: try optionalF64(), submitWhenAsked: try u8() == 1)
+            isOpen: isOpen, prompt: prompt, count: Int(try u32()), checking: try bool(), lastActivity: try f64(),
+            shakeStart: try optionalF64(), submitWhenAsked: try bool())
     }
 
     mutating func wheels() throws(ProtocolError) -> Wheels {

@@ -7,6 +7,8 @@ import SlidegateXlib
 /// `ExitStatus.uiProtocolError`, which the guard reports.
 final class GuardLink {
     private let channel: MessageChannel
+    /// The guard's hello came (it must come first, and once).
+    private var greeted = false
 
     init(descriptor: Int32) throws(UserError) {
         do {
@@ -24,8 +26,14 @@ final class GuardLink {
         do {
             return try channel.receive { (body) throws(ProtocolError) in
                 let message = try GuardMessage(body: body)
-                if case .hello(let version, let build) = message, version != GuardProtocol.version {
-                    throw ProtocolError("the guard (build \(build)) speaks protocol \(version), this UI \(GuardProtocol.version)")
+                if case .hello(let version, let build) = message {
+                    guard !greeted else { throw ProtocolError("a second hello") }
+                    guard version == GuardProtocol.version else {
+                        throw ProtocolError("the guard (build \(build)) speaks protocol \(version), this UI \(GuardProtocol.version)")
+                    }
+                    greeted = true
+                } else if !greeted {
+                    throw ProtocolError("\(message.kind) before hello")
                 }
                 messages.append(message)
             }

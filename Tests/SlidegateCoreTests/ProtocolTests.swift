@@ -46,7 +46,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(!GuardMessage.settings(settings).frame.isEmpty)
     }
 
-    @Test(arguments: [
+    /// One or more messages of every kind the guard sends.
+    static let guardMessages: [GuardMessage] = [
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
         .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
@@ -96,28 +97,109 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .input(.release, at: 7),
         .input(.unlockCommandFinished(succeeded: false), at: 8),
         .input(.unlockCommandFinished(succeeded: true), at: 8),
+        .input(.authPrompt(PasswordEntry.Prompt(text: "Password: ", echo: false)), at: 9),
+        .input(.authPrompt(PasswordEntry.Prompt(text: "Code:", echo: true)), at: 9),
+        .input(.authMessage(.error, "Account locked"), at: 10),
+        .input(.authVerdict(granted: false, message: "Authentication failure"), at: 11),
+        .input(.authVerdict(granted: true, message: nil), at: 11),
+        .echo("424"),
         .keyPressed,
         .ping(7),
         .firstFrame(path: "/home/ann/.cache/slidegate/slider-560x80", key: UInt64.max, shown: 0),
         .lend,
         .giveBack,
-    ])
+    ]
+
+    @Test(arguments: guardMessages)
     func guardMessagesRoundTrip(_ message: GuardMessage) throws {
         let found = try bodies(message.frame)
         #expect(found.count == 1)
+        #expect(found.first?.first == message.kind.rawValue, "the frame names its kind")
         #expect(try GuardMessage(body: found[0]) == message)
     }
 
-    @Test(arguments: [
+    /// A new kind without a sample above fails here.
+    @Test func everyGuardMessageKindIsRoundTripped() {
+        let tested = Set(Self.guardMessages.map(\.kind))
+        for kind in GuardMessage.Kind.allCases { #expect(tested.contains(kind), "no round trip of \(kind)") }
+    }
+
+    /// Every input tag is read, and written back byte for byte.
+    @Test(arguments: GuardMessage.InputTag.allCases)
+    func everyInputTagRoundTrips(_ tag: GuardMessage.InputTag) throws {
+        let placed: Set<GuardMessage.InputTag> = [.press, .motion, .scrollDown, .scrollUp]
+        let (x, y) = placed.contains(tag) ? (3.5, -4.0) : (0.0, 0.0)
+        var body: [UInt8] = [GuardMessage.Kind.input.rawValue]
+        func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { body += $0 } }
+        f64(12.5)
+        body.append(tag.rawValue)
+        f64(x)
+        f64(y)
+        let message = try GuardMessage(body: body[...])
+        #expect(message.kind == .input)
+        #expect(Array(try bodies(message.frame)[0]) == body, "\(message)")
+    }
+
+    static let uiMessages: [UIMessage] = [
         UIMessage.hello(protocol: 1, build: "x"), .drawn, .pong(UInt32.max), .notLent,
         .lent(SliderParts(track: 0x40_0001, thumb: 0x40_0002, label: nil)),
         .lent(
             SliderParts(
                 track: 1, thumb: 2,
                 label: SliderParts.Label(pixmap: UInt64.max, rect: Rect(x: 222, y: -3, width: 186, height: 39), foregroundAlpha: 0.9, emphasis: 0.45))),
-    ])
+    ]
+
+    @Test(arguments: uiMessages)
     func uiMessagesRoundTrip(_ message: UIMessage) throws {
+        #expect(try bodies(message.frame)[0].first == message.kind.rawValue)
         #expect(try UIMessage(body: try bodies(message.frame)[0]) == message)
+    }
+
+    @Test func everyUIMessageKindIsRoundTripped() {
+        let tested = Set(Self.uiMessages.map(\.kind))
+        for kind in UIMessage.Kind.allCases { #expect(tested.contains(kind), "no round trip of \(kind)") }
+    }
+
+    static let authRequests: [AuthRequest] = [
+        .hello(protocol: AuthProtocol.version, build: "slidegate 0.1.0"), .begin(service: "slidegate", tty: ":0"), .cancel,
+        .pinFile("/home/ann/.config/slidegate/pin"),
+    ]
+    static let authReplies: [AuthReply] = [
+        .hello(protocol: AuthProtocol.version, build: "x"), .prompt(echo: true, text: "Code:"), .prompt(echo: false, text: "Password: "),
+        .notice(error: true, text: "Account locked"), .notice(error: false, text: "Place your finger"),
+        .verdict(.refused, message: "Authentication failure"), .verdict(.granted, message: nil), .verdict(.cancelled, message: nil),
+        .verdict(.grantedPasswordExpired, message: nil),
+    ]
+
+    /// Every request and reply of the helper's protocol comes back as it went; the two
+    /// requests that carry a secret are framed by `secretHeader` (above), never as a request.
+    @Test func everyAuthMessageKindIsRoundTripped() throws {
+        var requestKinds: Set<AuthRequest.Kind> = [.answer, .pin]
+        for request in Self.authRequests {
+            let body = try bodies(request.frame)[0]
+            requestKinds.insert(try #require(AuthRequest.Kind(rawValue: body.first ?? 0)))
+            #expect(try AuthRequest(body: body) == request)
+        }
+        #expect(requestKinds == Set(AuthRequest.Kind.allCases))
+        #expect(throws: ProtocolError.self) { try AuthRequest(body: [AuthProtocol.answerKind, 65][...]) }
+        var replyKinds: Set<AuthReply.Kind> = []
+        for reply in Self.authReplies {
+            let body = try bodies(reply.frame)[0]
+            replyKinds.insert(try #require(AuthReply.Kind(rawValue: body.first ?? 0)))
+            #expect(try AuthReply(body: body) == reply)
+        }
+        #expect(replyKinds == Set(AuthReply.Kind.allCases))
+    }
+
+    /// A boolean is 0 or 1: a 2 where a verdict's `granted`, a prompt's `echo` or a lent
+    /// label's flag belongs is malformed, on every side.
+    @Test func booleansAreStrict() throws {
+        let time = [UInt8](repeating: 0, count: 8)
+        #expect(throws: ProtocolError.self) { try GuardMessage(body: ([11] + time + [2, 0])[...]) }
+        #expect(throws: ProtocolError.self) { try GuardMessage(body: ([9] + time + [1, 0, 0, 0, 65, 2])[...]) }
+        #expect(throws: ProtocolError.self) { try UIMessage(body: ([11] + [UInt8](repeating: 0, count: 16) + [2])[...]) }
+        #expect(throws: ProtocolError.self) { try AuthReply(body: [5, 2, 0, 0, 0, 0][...]) }
+        #expect(try GuardMessage(body: ([11] + time + [1, 0])[...]) == .input(.authVerdict(granted: true, message: nil), at: 0))
     }
 
     @Test func inputMessagesHaveOneFixedSize() {
