@@ -95,6 +95,8 @@ let package = Package(
         // (with libFuzzer: ./dev fuzz; plainly: over files). Pure Swift.
         .target(name: "SlidegateFuzz", dependencies: ["SlidegateCore", "SlidegateProtocol"], swiftSettings: lean),
         .executableTarget(name: "slidegate-fuzz", dependencies: ["SlidegateFuzz"], swiftSettings: lean),
+        // Writes what is made from the option table (the shell completions): ./dev docs.
+        .executableTarget(name: "slidegate-docs", dependencies: ["SlidegateCore"], swiftSettings: lean),
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
         // Every kept fuzz input (fuzz/corpus) through its target again.
         .testTarget(name: "SlidegateFuzzTests", dependencies: ["SlidegateFuzz"]),

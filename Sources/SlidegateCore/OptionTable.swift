@@ -34,6 +34,12 @@ package struct OptionSpec: Equatable, Sendable {
     package var help: [String]
     /// A few words for shell completions.
     package var summary: String
+    /// Takes the option's value (`""` for a flag) into what parsing collects, with where it
+    /// was given; false when the value is not what `expected` says.
+    package var set: @Sendable (inout Options.Parsed, String, Options.Given) -> Bool
+
+    /// Options are the same option when their names are (names are unique).
+    package static func == (a: OptionSpec, b: OptionSpec) -> Bool { a.name == b.name }
 
     package var takesValue: Bool { argument != .none }
 
@@ -46,94 +52,181 @@ extension OptionSpec {
     package static let all: [OptionSpec] = [
         OptionSpec(
             name: "text", argument: .text, placeholder: "TEXT", expected: "the label text", defaultValue: "slide to unlock",
-            modes: .both, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track"),
+            modes: .both, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track",
+            set: { p, v, _ in
+                p.options.text = v
+                p.options.textGiven = true
+                return true
+            }),
         OptionSpec(
             name: "unlock-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
             modes: .both,
             help: [
                 "on completion run CMD with /bin/sh -c; exit 0 if it exits 0,",
                 #"otherwise say "unlock failed" and let the person try again"#,
-            ], summary: "a command that must succeed to unlock"),
+            ], summary: "a command that must succeed to unlock",
+            set: { p, v, _ in
+                guard !v.allSatisfy(\.isWhitespace) else { return false }
+                p.options.unlockCommand = v
+                return true
+            }),
         OptionSpec(
             name: "timeout", argument: .text, placeholder: "SECONDS",
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
-            help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)"),
+            help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)",
+            set: { p, v, _ in
+                guard let seconds = Options.parseSeconds(v) else { return false }
+                p.options.timeout = seconds
+                return true
+            }),
         OptionSpec(
             name: "theme", argument: .file, placeholder: "DIR", expected: "a theme directory", defaultValue: nil, modes: .both,
             help: ["draw the track and thumb from DIR/track.png and thumb.png,", "stretched nine-slice (resources/themes/classic)"],
-            summary: "draw the track and thumb from a theme's images"),
+            summary: "draw the track and thumb from a theme's images",
+            set: { p, v, _ in
+                guard !v.isEmpty else { return false }
+                p.options.theme = v
+                return true
+            }),
         OptionSpec(
             name: "scale", argument: .text, placeholder: "FACTOR", expected: "a size factor from 0.5 to 4, such as 1.5",
             defaultValue: "Xft.dpi / 96", modes: .both,
             help: ["size factor for what slidegate sizes itself, 0.5-4 (default: the", "Xft.dpi X resource / 96, else 1)"],
-            summary: "size factor (HiDPI)"),
+            summary: "size factor (HiDPI)",
+            set: { p, v, _ in
+                guard v.count <= 8, v.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(v), Options.scales.contains(factor) else { return false }
+                p.options.scale = factor
+                return true
+            }),
         OptionSpec(
             name: "direction", argument: .choice(Direction.allCases.map(\.rawValue)), placeholder: "DIR",
             expected: "ltr, rtl or auto", defaultValue: "auto", modes: .both,
             help: ["which way the thumb slides: ltr, rtl, or auto (default: right to", "left when the label's first letter is Arabic, Hebrew, …)"],
-            summary: "which way the thumb slides"),
+            summary: "which way the thumb slides",
+            set: { p, v, _ in
+                guard let direction = Direction(rawValue: v) else { return false }
+                p.options.direction = direction
+                return true
+            }),
         OptionSpec(
             name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["with --timeout: show the whole seconds left beside the label"],
-            summary: "show the seconds left before the timeout"),
+            summary: "show the seconds left before the timeout",
+            set: { p, _, _ in
+                p.options.countdown = true
+                return true
+            }),
         OptionSpec(
             name: "reduce-motion", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["no shimmer (the label stays bright), no spring, wheel spin or", "reveal: what moves moves at once"],
-            summary: "no animation: what moves moves at once"),
+            summary: "no animation: what moves moves at once",
+            set: { p, _, _ in
+                p.options.reduceMotion = true
+                return true
+            }),
         OptionSpec(
-            name: "auth", argument: .choice(["none", "pam", "pin", "pin,pam"]), placeholder: "METHOD",
-            expected: "none (the slide alone), pam (the user's password), pin (the PIN wheels) or pin,pam (either)",
-            defaultValue: "none", modes: .both,
-            help: [
-                "what opens the gate once the slide completes: none (default),",
-                "pam (the user's password, checked by PAM), pin (the PIN set on",
-                "the wheels), or pin,pam (the wheels, or the password by keyboard)",
-            ],
-            summary: "what opens the gate after the slide"),
+            name: "auth", argument: .choice(AuthMethod.allCases.map(\.rawValue)), placeholder: "METHOD",
+            expected: listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.brief))" }, last: " or "),
+            defaultValue: AuthMethod.none.rawValue, modes: .both,
+            help: wrapped(
+                "what opens the gate once the slide completes: "
+                    + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0 == .none ? "default" : $0.explained))" }, last: ", or ")),
+            summary: "what opens the gate after the slide",
+            set: { p, v, _ in
+                guard let method = AuthMethod(rawValue: v) else { return false }
+                p.options.auth = method
+                return true
+            }),
         OptionSpec(
             name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both,
             help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],
-            summary: "the PIN file"),
+            summary: "the PIN file",
+            set: { p, v, g in
+                guard !v.isEmpty else { return false }
+                p.options.pinFile = v
+                p.pinFileGiven = g
+                return true
+            }),
         OptionSpec(
             name: "set-pin", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             help: ["read a new PIN (4-12 digits) twice and write the PIN file; exit 0"],
-            summary: "set the PIN and exit"),
+            summary: "set the PIN and exit",
+            set: { p, _, _ in
+                p.setPin = true
+                return true
+            }),
         OptionSpec(
             name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
             defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],
-            summary: "the PAM service for --auth pam"),
+            summary: "the PAM service for --auth pam",
+            set: { p, v, _ in
+                guard !v.isEmpty, !v.contains("/") else { return false }
+                p.options.pamService = v
+                return true
+            }),
         OptionSpec(
             name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
             modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
-            summary: "lock mode: a line shown above the slider"),
+            summary: "lock mode: a line shown above the slider",
+            set: { p, v, _ in
+                p.options.message = v
+                return true
+            }),
         OptionSpec(
             name: "clock-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as %H:%M",
             defaultValue: "the locale's", modes: .lock,
             help: ["lock mode: strftime format of the clock above the slider (default:", #"the locale's hours and minutes; "" for none)"#],
-            summary: "lock mode: the clock's strftime format"),
+            summary: "lock mode: the clock's strftime format",
+            set: { p, v, _ in
+                p.options.clockFormat = v
+                return true
+            }),
         OptionSpec(
             name: "date-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as \"%A %e %B\"",
             defaultValue: "the locale's", modes: .lock,
             help: ["lock mode: strftime format of the date under the clock (default:", #"weekday, day and month in the locale's words; "" for none)"#],
-            summary: "lock mode: the date's strftime format"),
+            summary: "lock mode: the date's strftime format",
+            set: { p, v, _ in
+                p.options.dateFormat = v
+                return true
+            }),
         OptionSpec(
             name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
-            help: ["lock mode: no clock and no date"], summary: "lock mode: no clock"),
+            help: ["lock mode: no clock and no date"], summary: "lock mode: no clock",
+            set: { p, _, _ in
+                p.options.noClock = true
+                return true
+            }),
         OptionSpec(
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
-            summary: "lock mode: a background image"),
+            summary: "lock mode: a background image",
+            set: { p, v, _ in
+                guard !v.isEmpty else { return false }
+                p.options.image = v
+                return true
+            }),
         OptionSpec(
             name: "image-mode", argument: .choice(ImageMode.allCases.map(\.rawValue)), placeholder: "MODE",
             expected: "fill, fit, center, tile or stretch", defaultValue: "fill", modes: .lock,
             help: ["lock mode: how the image meets each monitor: fill (default),", "fit, center, tile or stretch"],
-            summary: "lock mode: how the image meets each monitor"),
+            summary: "lock mode: how the image meets each monitor",
+            set: { p, v, _ in
+                guard let mode = ImageMode(rawValue: v) else { return false }
+                p.options.imageMode = mode
+                return true
+            }),
         OptionSpec(
             name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
             expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both,
             help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],
-            summary: "how the gate opens"),
+            summary: "how the gate opens",
+            set: { p, v, _ in
+                guard let how = Reveal(rawValue: v) else { return false }
+                p.options.reveal = how
+                return true
+            }),
         OptionSpec(
             name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
             defaultValue: nil, modes: .windowed,
@@ -141,52 +234,120 @@ extension OptionSpec {
                 "windowed mode: an ordinary window of this X geometry, such",
                 "as 600x80+100+100 (negative offsets count from the right or",
                 "bottom); the window is the slider",
-            ], summary: "windowed mode: the window geometry"),
+            ], summary: "windowed mode: the window geometry",
+            set: { p, v, g in
+                guard let geometry = Geometry(parsing: v) else { return false }
+                p.geometry = (geometry, g)
+                return true
+            }),
         OptionSpec(
             name: "slider", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
             defaultValue: nil, modes: .lock,
-            help: ["lock mode: the slider's rectangle relative to the primary", "monitor's top-left corner"], summary: "lock mode: the slider rectangle on the primary monitor"),
+            help: ["lock mode: the slider's rectangle relative to the primary", "monitor's top-left corner"], summary: "lock mode: the slider rectangle on the primary monitor",
+            set: { p, v, g in
+                guard let slider = Geometry(parsing: v) else { return false }
+                p.slider = (slider, g)
+                return true
+            }),
         OptionSpec(
             name: "background", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
             defaultValue: "#15171c", modes: .both,
-            help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour"),
+            help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour",
+            set: { p, v, g in
+                guard let color = Color(hex: v) else { return false }
+                p.options.background = color
+                p.backgroundGiven = g
+                return true
+            }),
         OptionSpec(
             name: "foreground", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
-            defaultValue: "#ffffff", modes: .both, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour"),
+            defaultValue: "#ffffff", modes: .both, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour",
+            set: { p, v, _ in
+                guard let color = Color(hex: v) else { return false }
+                p.options.foreground = color
+                p.options.foregroundGiven = true
+                return true
+            }),
         OptionSpec(
             name: "fps", argument: .text, placeholder: "N", expected: "a whole number from 1 to 240", defaultValue: "60",
-            modes: .both, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap"),
+            modes: .both, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap",
+            set: { p, v, _ in
+                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n) else { return false }
+                p.options.fps = n
+                return true
+            }),
         OptionSpec(
             name: "fork", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
             help: [
                 "lock mode: once the screen is locked, fork; the parent exits 0",
                 "(slidegate --fork && systemctl suspend)",
-            ], summary: "lock mode: fork once locked; the parent exits 0"),
+            ], summary: "lock mode: fork once locked; the parent exits 0",
+            set: { p, _, _ in
+                p.options.fork = true
+                return true
+            }),
         OptionSpec(
             name: "above", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
             help: ["windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)"],
-            summary: "windowed mode: keep the window above others"),
+            summary: "windowed mode: keep the window above others",
+            set: { p, _, _ in
+                p.options.above = true
+                return true
+            }),
         OptionSpec(
             name: "undecorated", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
             help: ["windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)"],
-            summary: "windowed mode: no window decorations"),
+            summary: "windowed mode: no window decorations",
+            set: { p, _, _ in
+                p.options.undecorated = true
+                return true
+            }),
         OptionSpec(
             name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both,
             help: [
                 "read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,",
                 "else ~/.config/slidegate/config): one per line, name=value or name",
-            ], summary: "the configuration file"),
+            ], summary: "the configuration file",
+            set: { _, _, _ in true }),
         OptionSpec(
             name: "no-config", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["read no configuration file"], summary: "read no configuration file"),
+            help: ["read no configuration file"], summary: "read no configuration file",
+            set: { _, _, _ in true }),
         OptionSpec(
             name: "help", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["print this help and exit"], summary: "print the help and exit"),
+            help: ["print this help and exit"], summary: "print the help and exit",
+            set: { p, _, _ in
+                p.stop = .help
+                return true
+            }),
         OptionSpec(
             name: "version", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["print the version and exit"], summary: "print the version and exit"),
+            help: ["print the version and exit"], summary: "print the version and exit",
+            set: { p, _, _ in
+                p.stop = .version
+                return true
+            }),
     ]
+
+    /// "a, b or c": `items` joined with commas, the last one with `last`.
+    static func listed(_ items: [String], last: String) -> String {
+        items.dropLast().joined(separator: ", ") + (items.count > 1 ? last : "") + (items.last ?? "")
+    }
+
+    /// `text` in lines of at most 66 characters, broken between words.
+    static func wrapped(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > 66 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
+    }
 
     /// What may not appear in the configuration file: what picks the file, and what does
     /// something other than run the gate.

@@ -102,6 +102,26 @@ package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     /// Either: the wheels by pointer, or the password by keyboard.
     case pinAndPam = "pin,pam"
 
+    /// What the method is, in a few words (for `--auth`'s error message).
+    package var brief: String {
+        switch self {
+        case .none: "the slide alone"
+        case .pam: "the user's password"
+        case .pin: "the PIN wheels"
+        case .pinAndPam: "either"
+        }
+    }
+
+    /// What the method is, for `--help`.
+    package var explained: String {
+        switch self {
+        case .none: "the slide alone"
+        case .pam: "the user's password, checked by PAM"
+        case .pin: "the PIN set on the wheels"
+        case .pinAndPam: "the wheels, or the password by keyboard"
+        }
+    }
+
     /// Whether keys type a password for PAM.
     package var usesPassword: Bool { self == .pam || self == .pinAndPam }
     package var usesPin: Bool { self == .pin || self == .pinAndPam }
@@ -171,6 +191,20 @@ extension Options {
         }
     }
 
+    /// What parsing collects: the options, and what is checked once all are read.
+    package struct Parsed: Sendable {
+        package var options = Options()
+        /// `--help` or `--version`: nothing else is looked at.
+        package var stop: Invocation?
+        package var setPin = false
+        package var geometry: (value: Geometry, given: Given)?
+        package var slider: (value: Geometry, given: Given)?
+        package var backgroundGiven: Given?
+        package var pinFileGiven: Given?
+
+        package init() {}
+    }
+
     private static func fail(_ given: Given) -> UserError {
         let shown = given.value.map { "\"\($0)\"" } ?? "nothing"
         return UserError("\(given.origin.naming(given.option.name)): expected \(given.option.expected), got \(shown)", status: .usage)
@@ -214,104 +248,23 @@ extension Options {
         let commandLine = try tokenize(arguments)
         let windowed = (config + commandLine).contains { $0.option.name == "geometry" }
         let fromFile = config.filter { $0.option.modes != (windowed ? .lock : .windowed) }
-        var options = Options()
-        var geometry: Geometry?
-        var slider: Geometry?
-        var backgroundGiven: Given?
-        var pinFileGiven: Given?
-        var setPin = false
-        var geometryGiven: Given?
-        var sliderGiven: Given?
+        var parsed = Parsed()
         for given in fromFile + commandLine {
-            let name = given.option
-            let value = given.value
-            func bad() -> UserError { fail(given) }
-            let v = value ?? ""
+            let v = given.value ?? ""
             // Every value fits in what the guard sends its drawing program, with room to spare.
             guard v.utf8.count <= maximumValue else {
                 throw UserError(
-                    "\(given.origin.naming(name.name)): expected at most \(maximumValue) bytes, got \(v.utf8.count)", status: .usage)
+                    "\(given.origin.naming(given.option.name)): expected at most \(maximumValue) bytes, got \(v.utf8.count)", status: .usage)
             }
-            switch name.name {
-            case "config", "no-config": continue
-            case "help": return .help
-            case "version": return .version
-            case "fork": options.fork = true
-            case "above": options.above = true
-            case "undecorated": options.undecorated = true
-            case "countdown": options.countdown = true
-            case "reduce-motion": options.reduceMotion = true
-            case "scale":
-                guard v.count <= 8, v.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(v),
-                    scales.contains(factor)
-                else { throw bad() }
-                options.scale = factor
-            case "theme":
-                guard !v.isEmpty else { throw bad() }
-                options.theme = v
-            case "clock-format": options.clockFormat = v
-            case "date-format": options.dateFormat = v
-            case "no-clock": options.noClock = true
-            case "image":
-                guard !v.isEmpty else { throw bad() }
-                options.image = v
-            case "image-mode":
-                guard let mode = ImageMode(rawValue: v) else { throw bad() }
-                options.imageMode = mode
-            case "direction":
-                guard let direction = Direction(rawValue: v) else { throw bad() }
-                options.direction = direction
-            case "set-pin": setPin = true
-            case "pin-file":
-                guard !v.isEmpty else { throw bad() }
-                options.pinFile = v
-                pinFileGiven = given
-            case "auth":
-                guard let method = AuthMethod(rawValue: v) else { throw bad() }
-                options.auth = method
-            case "message": options.message = v
-            case "reveal":
-                guard let how = Reveal(rawValue: v) else { throw bad() }
-                options.reveal = how
-            case "pam-service":
-                guard !v.isEmpty, !v.contains("/") else { throw bad() }
-                options.pamService = v
-
-            case "text":
-                options.text = v
-                options.textGiven = true
-            case "unlock-command":
-                guard !v.allSatisfy(\.isWhitespace) else { throw bad() }
-                options.unlockCommand = v
-            case "timeout":
-                guard let seconds = parseSeconds(v) else { throw bad() }
-                options.timeout = seconds
-            case "fps":
-                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n)
-                else { throw bad() }
-                options.fps = n
-            case "background", "foreground":
-                guard let color = Color(hex: v) else { throw bad() }
-                if name.name == "background" {
-                    options.background = color
-                    backgroundGiven = given
-                } else {
-                    options.foreground = color
-                    options.foregroundGiven = true
-                }
-            case "geometry", "slider":
-                guard let g = Geometry(parsing: v) else { throw bad() }
-                if name.name == "geometry" {
-                    geometry = g
-                    geometryGiven = given
-                } else {
-                    slider = g
-                    sliderGiven = given
-                }
-            default:
-                preconditionFailure("--\(name.name) is in the option table but not parsed")
-            }
+            guard given.option.set(&parsed, v, given) else { throw fail(given) }
+            if let stop = parsed.stop { return stop }
         }
+        var options = parsed.options
+        let (geometry, geometryGiven) = (parsed.geometry?.value, parsed.geometry?.given)
+        let (slider, sliderGiven) = (parsed.slider?.value, parsed.slider?.given)
+        let backgroundGiven = parsed.backgroundGiven
+        let pinFileGiven = parsed.pinFileGiven
+        let setPin = parsed.setPin
         if setPin { return .setPin(pinFile: options.pinFile) }
         if options.countdown && options.timeout == nil {
             throw UserError("--countdown: counts down --timeout, which is not given", status: .usage)

@@ -1,4 +1,4 @@
-# fish completion for slidegate(1), generated from slidegate's option table by Tests/SlidegateCoreTests/DocumentationTests.swift.
+# fish completion for slidegate(1), generated from slidegate's option table by ./dev docs.
 complete -c slidegate -f
 complete -c slidegate -l text -x -d 'the label on the track'
 complete -c slidegate -l unlock-command -x -a '(__fish_complete_command)' -d 'a command that must succeed to unlock'
