@@ -71,10 +71,11 @@ int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout) {
     return ppoll(fds, (nfds_t)count, limit_pointer, NULL);
 }
 
-void sg_forbid_core_dumps(void) {
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+int sg_forbid_core_dumps(void) {
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return errno;
     struct rlimit none = {0, 0};
-    setrlimit(RLIMIT_CORE, &none);
+    if (setrlimit(RLIMIT_CORE, &none) != 0) return errno;
+    return 0;
 }
 
 int sg_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
@@ -189,7 +190,8 @@ static void sg_take_arguments(int argc, char **argv, char **envp) {
     if (argc < 1 || argv == NULL || argv[0] == NULL) return;
     _swift_stdlib_overrideUnsafeArgvArgc(argv, argc);
     const char *slash = strrchr(argv[0], '/');
-    prctl(PR_SET_NAME, slash ? slash + 1 : argv[0], 0, 0, 0);
+    /* Only the name ps shows: if the kernel refuses, the name stays "N", which is harmless. */
+    (void)prctl(PR_SET_NAME, slash ? slash + 1 : argv[0], 0, 0, 0);
 }
 
 __attribute__((section(".init_array"), used)) static void (*const sg_take_arguments_entry)(int, char **, char **) =

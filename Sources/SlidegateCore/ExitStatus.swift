@@ -14,8 +14,8 @@ package enum ExitStatus: Equatable, Sendable {
     case windowClosed
     /// Ended by signal N: 128 + N.
     case signal(Int32)
-    /// slidegate-ui only, never slidegate: the guard's messages could not be understood
-    /// (the guard reports it and starts another UI).
+    /// slidegate-ui and slidegate-auth, never slidegate: the guard's messages could not be
+    /// understood (the guard reports it and starts another UI or helper).
     case uiProtocolError
 
     package var code: Int32 {

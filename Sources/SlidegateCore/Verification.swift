@@ -1,6 +1,7 @@
-/// What happens once the slide completes: the completion is checked (today by running the
-/// unlock command; later issues add other checks), and it is granted or refused. A refusal
-/// shows for a while, then the gate is idle again.
+/// What happens once the slide completes when `--unlock-command` is given: the command runs,
+/// and its exit status grants or refuses the completion. A refusal shows for a while, then
+/// the gate is idle again. (The password and the PIN have stages of their own:
+/// `PasswordEntry`, `Wheels`.)
 ///
 /// Time is an argument; nothing here reads a clock.
 package struct Verification: Equatable, Sendable {

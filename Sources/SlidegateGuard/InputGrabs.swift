@@ -76,7 +76,9 @@ final class InputGrabs {
             bits[Int(XI_HierarchyChanged) >> 3] |= UInt8(1 << (Int(XI_HierarchyChanged) & 7))
             bits.withUnsafeMutableBufferPointer { buffer in
                 var mask = XIEventMask(deviceid: XIAllDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-                _ = XISelectEvents(dpy, display.root, &mask, 1)
+                if XISelectEvents(dpy, display.root, &mask, 1) != Success {
+                    report("critical: cannot watch for input devices added while locked; a new one may reach other clients")
+                }
             }
             grabOtherMasters()
         }
@@ -151,9 +153,16 @@ final class InputGrabs {
     private func grabOtherMasters() {
         let dpy = display.pointer
         var corePointer: Int32 = 0
-        XIGetClientPointer(dpy, 0, &corePointer)
         var count: Int32 = 0
-        guard let devices = XIQueryDevice(dpy, XIAllMasterDevices, &count) else { return }
+        guard XIGetClientPointer(dpy, 0, &corePointer) != 0, let devices = XIQueryDevice(dpy, XIAllMasterDevices, &count) else {
+            mastersMissing = true
+            let now = monotonicNow()
+            if now - lastMastersReport >= 1 {
+                lastMastersReport = now
+                report("critical: cannot list the input devices to grab them; another master device may reach other clients; retrying")
+            }
+            return
+        }
         defer { XIFreeDeviceInfo(devices) }
         var present: Set<Int32> = []
         var missed: [String] = []
@@ -193,8 +202,12 @@ final class InputGrabs {
         if XkbGetControls(dpy, UInt(XkbAllControlsMask), xkb) == Success, let controls = xkb.pointee.ctrls {
             mouseKeysWasOn = controls.pointee.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0
         }
-        XkbSelectEvents(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbControlsNotifyMask), UInt32(XkbControlsNotifyMask))
-        XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0)
+        guard XkbSelectEvents(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbControlsNotifyMask), UInt32(XkbControlsNotifyMask)) != 0,
+            XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0) != 0
+        else {
+            report("critical: cannot turn MouseKeys off; the keypad may move the pointer")
+            return
+        }
     }
 
     /// Reacts to an event about input: a device added (grab it), MouseKeys turned on (off

@@ -70,7 +70,9 @@ package final class AuthSession {
     /// `helperPath`; from here on the process never dumps core (it holds the secret).
     package static func forOptions(_ options: Options, helperPath: String) throws(UserError) -> AuthSession? {
         guard options.auth != .none else { return nil }
-        sg_forbid_core_dumps()
+        if case let code = sg_forbid_core_dumps(), code != 0 {
+            throw SystemError("prctl(PR_SET_DUMPABLE)", code: code).userError(.internalError, "--auth: cannot keep the secret out of core dumps")
+        }
         let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
         return try AuthSession(
             helperPath: helperPath, service: options.pamService, tty: tty, pinFile: options.auth.usesPin ? options.pinFile : nil)

@@ -16,10 +16,11 @@ package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A process slidegate started: the unlock command or the lock-mode UI. It starts with an
-/// empty signal mask and default dispositions (slidegate blocks the signals it reads from a
-/// signalfd, and a blocked mask survives exec), no descriptors but 0-2 and the ones given,
-/// and an `oom_score_adj` of 0 even when the guard protects itself with -1000.
+/// A process slidegate started: the unlock command, the lock-mode UI or the authentication
+/// helper. It starts with an empty signal mask and default dispositions (slidegate blocks
+/// the signals it reads from a signalfd, and a blocked mask survives exec), no descriptors
+/// but 0-2 and the ones given, and an `oom_score_adj` of 0 even when the guard protects
+/// itself with -1000.
 package final class ChildProcess {
     package let pid: pid_t
     package let started: Double

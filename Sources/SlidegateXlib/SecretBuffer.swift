@@ -24,8 +24,12 @@ package final class SecretBuffer {
             throw SystemError("mlock", code: code)
         }
         // Not in a core dump, not in a child after fork.
-        madvise(mapped, mappedSize, MADV_DONTDUMP)
-        madvise(mapped, mappedSize, MADV_DONTFORK)
+        guard madvise(mapped, mappedSize, MADV_DONTDUMP) == 0, madvise(mapped, mappedSize, MADV_DONTFORK) == 0 else {
+            let code = errno
+            munlock(mapped, mappedSize)
+            munmap(mapped, mappedSize)
+            throw SystemError("madvise", code: code)
+        }
         base = mapped
         self.capacity = mappedSize
     }

@@ -6,8 +6,8 @@ import SlidegateCore
 import SlidegateProtocol
 import SlidegateXlib
 
-// slidegate-auth: checks answers with PAM for the lock-mode guard, over the socket on
-// descriptor 3 (AuthProtocol.swift documents the messages). One PAM transaction per attempt;
+// slidegate-auth: checks answers with PAM, and PINs, for the decider (the guard in lock mode,
+// slidegate-ui in windowed mode), over the socket on descriptor 3 (AuthProtocol.swift documents the messages). One PAM transaction per attempt;
 // after a granted verdict it exits with AuthProtocol.grantedStatus. It reads answers
 // straight into locked memory, is never dumpable (installed setgid, from its first
 // instruction on), and takes no secret while traced.
@@ -114,25 +114,22 @@ final class Conversation {
             switch message.style {
             case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
                 socket.send(.prompt(echo: message.style == PAM_PROMPT_ECHO_ON, text: message.text.cut(toUTF8: AuthSession.maximumPrompt)))
-                while true {
-                    switch socket.receive() {
-                    case .answer:
-                        // PAM frees its answers (pam_unix wipes them first); the locked copy is
-                        // wiped here at once.
-                        let bytes = socket.answer.bytes
-                        let copy = bytes.isEmpty ? strdup("") : strndup(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
-                        socket.answer.clear()
-                        answers.append(copy)
-                    case .request(.cancel):
-                        cancelled = true
-                        answers.forEach { free($0) }
-                        return nil
-                    case .request(let other):
-                        socket.fail("\(other) in the middle of a conversation")
-                    case .pin:
-                        socket.fail("a PIN in the middle of a conversation")
-                    }
-                    break
+                switch socket.receive() {
+                case .answer:
+                    // PAM frees its answers (pam_unix wipes them first); the locked copy is
+                    // wiped here at once.
+                    let bytes = socket.answer.bytes
+                    let copy = bytes.isEmpty ? strdup("") : strndup(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
+                    socket.answer.clear()
+                    answers.append(copy)
+                case .request(.cancel):
+                    cancelled = true
+                    answers.forEach { free($0) }
+                    return nil
+                case .request(let other):
+                    socket.fail("\(other) in the middle of a conversation")
+                case .pin:
+                    socket.fail("a PIN in the middle of a conversation")
                 }
             case PAM_ERROR_MSG, PAM_TEXT_INFO:
                 socket.send(.notice(error: message.style == PAM_ERROR_MSG, text: message.text.cut(toUTF8: Banner.maximumText)))
@@ -334,7 +331,10 @@ guard sg_drop_group() == 0 else {
     report("slidegate-auth: cannot give up its group (\(String(cString: strerror(errno))))")
     exit(1)
 }
-sg_forbid_core_dumps()
+if case let code = sg_forbid_core_dumps(), code != 0 {
+    report("slidegate-auth: cannot keep secrets out of core dumps (\(String(cString: strerror(code))))")
+    exit(1)
+}
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--set-pin" {
     exit(setPin(path: CommandLine.arguments[2]).code)
 }

@@ -45,8 +45,8 @@ void sg_single_malloc_arena(void);
 int sg_open_path(const char *path);
 
 /* For a process that holds a secret: not dumpable (no core file, no ptrace by the same user)
-   and a core size limit of 0. */
-void sg_forbid_core_dumps(void);
+   and a core size limit of 0. Returns 0, or the errno of the call that failed. */
+int sg_forbid_core_dumps(void);
 
 /* Installed setgid (to a group of its own, so that the kernel starts it non-dumpable and
    no process of the same user can read or trace it before it protects itself), the
