@@ -1,4 +1,4 @@
-/// A notice the lock has to give (seed 002's notification view): an icon, one or two lines
+/// A notice the lock has to give (a notification view): an icon, one or two lines
 /// of text. It slides in, stays, and slides out by itself.
 package struct Banner: Equatable, Sendable {
     package enum Kind: Int, Comparable, Sendable {

@@ -1,4 +1,4 @@
-/// How the lock opens once the gate has granted (seed 002's splash reveal): the cover is
+/// How the lock opens once the gate has granted (a splash reveal): the cover is
 /// cut away over `duration` with an ease-out — a hole with the screen's proportions growing
 /// from the centre, or an edge sliding away from the left, right, top or bottom — so what
 /// is underneath shows through.

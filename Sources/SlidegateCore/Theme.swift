@@ -1,4 +1,4 @@
-/// A theme's settings (`--theme DIR`, seed 001's stretchable images): `DIR/theme.conf`,
+/// A theme's settings (`--theme DIR`, stretchable images): `DIR/theme.conf`,
 /// in the configuration file's `name=value` lines. The images themselves are `track.png`,
 /// `thumb.png` and, optionally, `thumb-busy.png`, each with a `@2x` variant that is used
 /// at a scale of 1.5 or more.

@@ -2,7 +2,7 @@ import CGraphics
 import SlidegateCore
 
 /// Paints lock mode's other two windows: the banner strip at the top of the primary monitor
-/// (seed 002's notification view: a rounded box with an icon and one or two lines of text,
+/// (a notification view: a rounded box with an icon and one or two lines of text,
 /// sliding down from the top edge) and the `--message` line above the slider.
 package final class NoticeRenderer {
     package let width: Double

@@ -1,7 +1,7 @@
 import CGraphics
 import SlidegateCore
 
-/// A theme's images, decoded (seed 001's custom track and thumb), and how they stretch:
+/// A theme's images, decoded (a custom track and thumb), and how they stretch:
 /// nine-slice, corners as they are, edges along one axis, the middle both ways. Owns the
 /// decoded images.
 package final class ThemeImages {

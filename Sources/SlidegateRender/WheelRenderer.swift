@@ -2,7 +2,7 @@ import CGraphics
 import Glibc
 import SlidegateCore
 
-/// Paints the PIN wheels (seed 003's spin control): each wheel a drum of the digits 0–9
+/// Paints the PIN wheels (a spin control): each wheel a drum of the digits 0–9
 /// seen from the side. The digit in front is full size; its neighbours are rotated away on
 /// the cylinder, squeezed by cos θ and shaded toward the edges, where gradients from the
 /// background colour make the drum turn away into depth. A highlight band runs across the
