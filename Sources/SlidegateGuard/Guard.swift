@@ -55,21 +55,9 @@ package final class Guard {
     /// after input; never while the screen is blank or nothing moves, so that a still
     /// lock costs no wake-ups.
     private var nextPing: Double?
-    /// Motion not yet given to the gate: where the pointer went, or, after a motion hint,
-    /// only that it moved (the server then sends nothing more until asked where it is).
-    private var pendingMotion: PendingMotion?
-    private enum PendingMotion {
-        case at(x: Double, y: Double, time: Double)
-        case hint
-    }
-    /// Motion events read since motion last went to the gate. A pointer faster than
-    /// `hintRate` over a frame interval turns the grab to motion hints until the button is
-    /// released or a frame interval passes without motion.
-    private var motionEvents = 0
-    private static let hintRate = 400.0
-    /// When motion last went to the gate and the UI: at most once per frame interval, the
-    /// newest position (a press or release sends what is pending first).
-    private var lastMotion = -Double.infinity
+    /// Motion to the gate and the UI at most once per frame interval, the newest position (a
+    /// press or release sends what is pending first); motion hints for a fast pointer.
+    private var pacer: MotionPacer
     /// When to have the lock painted again after a compositing manager came or went, or the
     /// obscurer was mapped (it paints the screen then, over the cover too, at a moment of its
     /// own choosing: within a frame or two, later when the machine is busy).
@@ -145,6 +133,7 @@ package final class Guard {
         }
         if let image = options.image { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
+        pacer = MotionPacer(fps: fps)
         loop = EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
@@ -236,11 +225,10 @@ package final class Guard {
     private func pass() -> EventLoop.Turn {
         let now = monotonicNow()
         let frame = 1 / Double(fps)
-        if pendingMotion != nil && now >= lastMotion + frame, let status = flushMotion() { return .exit(status) }
-        let motionDue = lastMotion + frame
-        // A whole frame interval without motion: the pointer rests, and when it moves on,
-        // its events cost less than a question a frame until it is fast again.
-        if grabs.motionHints && pendingMotion == nil && now >= motionDue { grabs.motionHints = false }
+        if pacer.isDue(at: now), let status = flushMotion() { return .exit(status) }
+        let motionDue = pacer.due
+        pacer.rest(at: now)
+        grabs.motionHints = pacer.hints
         if let status = host.advance(to: now) { return .exit(status) }
         // Once motion went out, the socket rests until the next may: the motion events of
         // that frame interval are read together, and the newest goes.
@@ -248,7 +236,7 @@ package final class Guard {
         var deadline = Earliest()
         deadline.consider(host.deadline)
         deadline.consider(uiRestartAt)
-        if pendingMotion != nil || resting { deadline.consider(motionDue) }
+        if pacer.pending != nil || resting { deadline.consider(motionDue) }
         if case .drawing(let slider, let look, let motion, let check) = loan, let check {
             // A countdown's tick or a refusal's end changes the track: the UI paints it.
             if now < check {
@@ -297,7 +285,7 @@ package final class Guard {
     private func dispatch(_ event: inout XEvent) -> ExitStatus? {
         if grabs.handle(&event) {
             if grabs.mouseKeysOn {
-                pendingMotion = nil
+                pacer.cancel()
                 host.cancelDrag(at: monotonicNow())
                 send(.state(gate.snapshot))
             }
@@ -326,14 +314,13 @@ package final class Guard {
         case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
             // Until the server confirms MouseKeys off, the pointer may be the keypad.
             return nil
-        case MotionNotify where event.xmotion.is_hint != 0 || grabs.motionHints:
+        case MotionNotify where event.xmotion.is_hint != 0 || pacer.hints:
             // Where it went is asked at the next frame interval (also after an event sent
             // before the grab turned to hints: only the question lets the next hint come).
-            pendingMotion = .hint
+            pacer.hinted()
         case MotionNotify:
             // The newest goes to the gate at the next frame interval.
-            motionEvents += 1
-            pendingMotion = .at(x: Double(event.xmotion.x_root) - origin.x, y: Double(event.xmotion.y_root) - origin.y, time: now)
+            pacer.moved(x: Double(event.xmotion.x_root) - origin.x, y: Double(event.xmotion.y_root) - origin.y, at: now)
         case ButtonPress where event.xbutton.button == UInt32(Button1)
             && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
             && gate.banners.visible(at: now) != nil:
@@ -348,7 +335,8 @@ package final class Guard {
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
             if let status = flushMotion(buttonAt: (x, y)) { return status }
-            grabs.motionHints = false
+            pacer.released()
+            grabs.motionHints = pacer.hints
             return host.handle(.release, at: now)
         case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
             let x = Double(event.xbutton.x_root) - origin.x
@@ -391,7 +379,7 @@ package final class Guard {
         let now = monotonicNow()
         let wasDragging = gate.slide.isDragging
         if wasDragging {
-            pendingMotion = nil
+            pacer.cancel()
             host.cancelDrag(at: now)
         }
         if cover.layOut() {
@@ -409,34 +397,27 @@ package final class Guard {
     /// After a hint the pointer's place is asked of the server, which re-arms the hint; a
     /// button event brings its own place, where the pointer was when the button went.
     private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
-        guard let pending = pendingMotion else { return nil }
         let now = monotonicNow()
         let motion: (x: Double, y: Double, at: Double)
-        switch (pending, button) {
-        case (.at(let x, let y, let time), _):
+        switch pacer.take(button: button, at: now) {
+        case nil:
+            return nil
+        case .at(let x, let y, let time):
             motion = (x, y, time)
-        case (.hint, let button?):
-            motion = (button.x, button.y, now)
-        case (.hint, nil):
+        case .askPointer:
             let place = display.pointerPosition()
             // An event that came with the answer happened before it was asked: it goes to
             // the gate first, or a release followed by a move could carry the thumb on.
             guard XEventsQueued(display.pointer, QueuedAlready) == 0 else { return nil }
             guard let place else {
-                pendingMotion = nil
+                pacer.cancel()
                 return nil
             }
             let origin = cover.slider
             motion = (place.x - origin.x, place.y - origin.y, now)
         }
-        pendingMotion = nil
-        if button == nil, !grabs.motionHints, Double(motionEvents) > Self.hintRate * (now - lastMotion) {
-            grabs.motionHints = true
-            // The server takes the last motion event it sent for the hint: ask at the next frame.
-            pendingMotion = .hint
-        }
-        motionEvents = 0
-        lastMotion = now
+        pacer.sent(at: now, byButton: button != nil)
+        grabs.motionHints = pacer.hints
         return host.handle(.motion(x: motion.x, y: motion.y), at: motion.at)
     }
 
