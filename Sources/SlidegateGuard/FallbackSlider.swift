@@ -3,12 +3,10 @@ import SlidegateCore
 import SlidegateXlib
 
 /// The slider the guard draws itself, with plain X rectangles, when no UI has drawn one
-/// within `delay` of being needed (the UI cannot start: no memory, the X server full, a
+/// within `UISupervision.fallbackDelay` of being needed (the UI cannot start: no memory, the X server full, a
 /// broken installation): an outlined track and a solid thumb, so a person can always see
 /// where to slide. Owns its GC.
 final class FallbackSlider {
-    static let delay = 2.0
-
     private let display: XDisplay
     private let window: Window
     private let gc: GC

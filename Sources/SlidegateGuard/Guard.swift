@@ -25,11 +25,6 @@ package final class Guard {
         }
     }
 
-    /// How often a UI that animates on its own is asked whether it still answers.
-    static let pingInterval = 1.0
-    /// How soon after input a UI is asked whether it took it.
-    static let pingAfterInput = 0.25
-
     private var options: Options
     /// The size factor: `--scale`, else the X resources'.
     private let scale: Double
@@ -49,12 +44,8 @@ package final class Guard {
     /// The socket the next UI gets, made before it is needed, so that running short of
     /// descriptors shows before the screen is locked.
     private var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
-    private var uiRestartAt: Double?
-    private var restarts = RestartPolicy()
-    /// When to ask the UI whether it still answers: while it animates on its own, and
-    /// after input; never while the screen is blank or nothing moves, so that a still
-    /// lock costs no wake-ups.
-    private var nextPing: Double?
+    /// When to start, ask, replace or stand in for the UI.
+    private var supervision: UISupervision
     /// Motion to the gate and the UI at most once per frame interval, the newest position (a
     /// press or release sends what is pending first); motion hints for a fast pointer.
     private var pacer: MotionPacer
@@ -63,8 +54,7 @@ package final class Guard {
     /// own choosing: within a frame or two, later when the machine is busy).
     private var exposeAt: [Double] = []
     private static let exposeDelays = [0.05, 0.15, 0.3, 0.6, 1.0]
-    /// When the guard draws the slider itself if no UI has drawn it by then.
-    private var fallbackAt: Double?
+    /// The plain slider the guard draws while no UI has drawn.
     private var fallback: FallbackSlider?
     /// Whether to give back pages once more when the UI first answers a ping: code that the
     /// first ping, the first wait for it and the first answer ran once (metadata the
@@ -74,7 +64,7 @@ package final class Guard {
     /// frame put on the screen at this lock (0: none), which each UI is told.
     private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
     /// The slider the UI lends for a drag, which the guard then draws itself.
-    private var loan = Loan.none
+    private var loan = DragLoan<LentSlider>()
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
     private let pinLength: Int
 
@@ -151,8 +141,8 @@ package final class Guard {
         host = GateHost(
             options: options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
             auth: auth, display: display, loop: loop, start: now)
+        supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
-        fallbackAt = now + FallbackSlider.delay
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
         sleepLock?.release()
@@ -235,31 +225,27 @@ package final class Guard {
         let resting = now < motionDue
         var deadline = Earliest()
         deadline.consider(host.deadline)
-        deadline.consider(uiRestartAt)
         if pacer.pending != nil || resting { deadline.consider(motionDue) }
-        if case .drawing(let slider, let look, let motion, let check) = loan, let check {
-            // A countdown's tick or a refusal's end changes the track: the UI paints it.
-            if now < check {
-                deadline.consider(check)
-            } else if Self.dragLook(gate.scene(at: now)) != look {
-                giveBack()
-            } else {
-                let next = gate.nextChangeBesidesTheSlider(after: now)
-                loan = .drawing(slider, look: look, motion: motion, check: next)
-                deadline.consider(next)
-            }
+        // A countdown's tick or a refusal's end changes the track: the UI paints it.
+        switch loan.check(at: now, scene: gate.scene(at: now), next: { gate.nextChangeBesidesTheSlider(after: now) }) {
+        case .wait(let until): deadline.consider(until)
+        case .giveBack: giveBack()
         }
         if !grabs.complete {
             grabs.regrab(at: now)
             if !grabs.complete { deadline.consider(now + 0.02) }
         }
-        if let at = uiRestartAt, now >= at { startUI() }
-        if let running = ui {
-            if let due = running.answerDue, now >= due {
-                replaceUI(running, because: "stopped answering")
-            } else if let at = nextPing, now >= at {
-                nextPing = nil
-                if let reason = running.ping(at: now) { replaceUI(running, because: reason) }
+        for action in supervision.due(at: now, answerDue: ui?.answerDue) {
+            switch action {
+            case .start:
+                startUI()
+            case .replace(let reason):
+                if let running = ui { replaceUI(running, because: reason) }
+            case .ping:
+                if let running = ui, let reason = running.ping(at: now) { replaceUI(running, because: reason) }
+            case .drawFallback:
+                report("the slider's drawing program has not drawn for \(UISupervision.fallbackDelay) s; drawing a plain slider")
+                fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
             }
         }
         if let first = exposeAt.first, now >= first {
@@ -268,17 +254,12 @@ package final class Guard {
             fallback?.invalidate()
         }
         deadline.consider(exposeAt.first)
-        if let at = fallbackAt, now >= at, fallback == nil {
-            report("the slider's drawing program has not drawn for \(FallbackSlider.delay) s; drawing a plain slider")
-            fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
-        }
         if let fallback {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
             if case .springing = gate.slide.phase { deadline.consider(now + frame) }
         }
-        deadline.consider(nextPing)
+        deadline.consider(supervision.deadline)
         deadline.consider(ui?.answerDue)
-        deadline.consider(fallbackAt)
         return .wait(until: deadline.time, readingXAfter: resting ? motionDue : nil)
     }
 
@@ -297,8 +278,8 @@ package final class Guard {
         }
         if cover.restore(after: &event) == .destroyed {
             report("another client destroyed the lock window; making it again")
-            if case .drawing(let slider, _, _, _) = loan { slider.windowDestroyed() }
-            dropLoan()
+            loan.slider?.windowDestroyed()
+            loan.drop()
             cover.remake()
             if cover.underCompositor { exposeSoon(from: monotonicNow()) }
             if fallback != nil {
@@ -426,15 +407,12 @@ package final class Guard {
     private func heard(_ input: GateInput, at now: Double) {
         if case .motion = input, drawLentSlider(at: now) {
             // The UI sleeps through the drag; it gets the newest motion when the loan ends.
-            if case .drawing(let slider, let look, _, let check) = loan { loan = .drawing(slider, look: look, motion: (input, now), check: check) }
+            loan.drew(input, at: now)
         } else {
             send(.input(input, at: now))
         }
         if case .press = input { askForSlider(at: now) }
-        if nextPing == nil && !blanking.isBlank {
-            // While the guard draws a drag the UI takes no input: it is asked at the usual pace.
-            if case .drawing = loan { nextPing = now + Self.pingInterval } else { nextPing = now + Self.pingAfterInput }
-        }
+        supervision.input(at: now, guardDraws: loan.isDrawing)
     }
 
     private func handleSignals() -> ExitStatus? {
@@ -471,38 +449,10 @@ package final class Guard {
         replaceUI(running, because: reason)
     }
 
-    /// Where lending the slider for a drag stands.
-    private enum Loan {
-        case none
-        /// `lend` went out at the drag's start, when the track looked like `look`.
-        case asked(look: Scene)
-        /// `lend` went out, and the drag ended before the parts came: they go back unused.
-        case cancelled
-        /// The guard draws the drag; the newest motion the UI has not heard of; when the
-        /// track may next change by itself, to be looked at then.
-        case drawing(LentSlider, look: Scene, motion: (GateInput, Double)?, check: Double?)
-        /// The UI or the server could not lend it: not again this drag.
-        case declined
-    }
-
-    /// What the track shows apart from what a drag changes (the thumb's place, the label's
-    /// alpha), and apart from the windows of their own (wheels, banners).
-    private static func dragLook(_ scene: Scene) -> Scene {
-        var look = scene
-        look.thumbValue = 0
-        look.label?.alpha = 1
-        look.wheels = nil
-        look.banner = nil
-        return look
-    }
-
     /// A press caught the thumb: asks the UI for the slider's parts, if a drag changes
     /// nothing but the thumb's place and the label's alpha.
     private func askForSlider(at now: Double) {
-        guard case .none = loan, gate.slide.isDragging, ui?.drawn == true, fallback == nil else { return }
-        let scene = gate.scene(at: now)
-        guard scene.field == nil, !scene.busy else { return }
-        loan = .asked(look: Self.dragLook(scene))
+        guard gate.slide.isDragging, ui?.drawn == true, fallback == nil, loan.begin(gate.scene(at: now)) else { return }
         post(.lend)
     }
 
@@ -510,27 +460,27 @@ package final class Guard {
     /// meanwhile) go back at once; an answer nobody asked for while the guard draws is ignored.
     private func lent(_ parts: SliderParts?) {
         let now = monotonicNow()
-        if case .drawing = loan { return }
-        guard case .asked(let look) = loan, gate.slide.isDragging, Self.dragLook(gate.scene(at: now)) == look else {
-            if parts != nil { post(.giveBack) }
-            loan = .none
+        switch loan.answered(lent: parts != nil, dragging: gate.slide.isDragging, scene: gate.scene(at: now)) {
+        case .ignore:
             return
+        case .giveBack:
+            post(.giveBack)
+        case .use(let look):
+            guard let parts, let slider = LentSlider(display: display, window: cover.sliderWindow, layout: gate.layout, parts: parts) else {
+                loan.couldNotUse()
+                post(.giveBack)
+                return
+            }
+            loan.drawing(slider, look: look, check: gate.nextChangeBesidesTheSlider(after: now))
+            _ = drawLentSlider(at: now)
         }
-        guard let parts, let slider = LentSlider(display: display, window: cover.sliderWindow, layout: gate.layout, parts: parts)
-        else {
-            if parts != nil { post(.giveBack) }
-            loan = .declined
-            return
-        }
-        loan = .drawing(slider, look: look, motion: nil, check: gate.nextChangeBesidesTheSlider(after: now))
-        _ = drawLentSlider(at: now)
     }
 
     /// Draws the drag's frame at `now` if the slider is lent; false when the UI is to hear of
     /// the motion. Motion changes nothing but the thumb's place and the label's alpha (what
     /// else may change the track is looked at in `pass`, when it may).
     private func drawLentSlider(at now: Double) -> Bool {
-        guard case .drawing(let slider, _, _, _) = loan else { return false }
+        guard let slider = loan.slider else { return false }
         guard gate.slide.isDragging else {
             giveBack()
             return false
@@ -542,28 +492,20 @@ package final class Guard {
 
     /// Ends a loan before another message goes to the UI.
     private func endLoan() {
-        switch loan {
-        case .none: return
-        case .asked: loan = .cancelled
-        case .cancelled: return
-        case .drawing: giveBack()
-        case .declined: loan = .none
-        }
+        if let ending = loan.end() { finish(ending) }
     }
 
-    /// Stops drawing the slider: once the server has done the guard's frames, the UI gets
-    /// the newest motion and the slider back.
+    /// Stops drawing the slider.
     private func giveBack() {
-        guard case .drawing(let slider, _, let motion, _) = loan else { return }
-        loan = .none
-        slider.finish()
-        if let (input, time) = motion { post(.input(input, at: time)) }
-        post(.giveBack)
+        if let ending = loan.giveBack() { finish(ending) }
     }
 
-    /// The UI or the window is gone: the loan ends with nothing to tell.
-    private func dropLoan() {
-        loan = .none
+    /// Once the server has done the guard's frames, the UI gets the newest motion and the
+    /// slider back.
+    private func finish(_ ending: DragLoan<LentSlider>.Ending) {
+        ending.slider.finish()
+        if let (input, time) = ending.motion { post(.input(input, at: time)) }
+        post(.giveBack)
     }
 
     private func readUI() {
@@ -577,8 +519,7 @@ package final class Guard {
             }
             if received.drawn {
                 // The UI's start (settings, windows, the handshake) is behind the guard too.
-                if fallbackAt != nil { shedStartupPages() }
-                fallbackAt = nil
+                if supervision.drew() { shedStartupPages() }
                 fallback = nil
             }
             if let answer = received.lendAnswer { lent(answer) }
@@ -586,9 +527,9 @@ package final class Guard {
                 shedAfterFirstAnswer = false
                 shedStartupPages()
             }
-            if received.answered, nextPing == nil {
+            if received.answered {
                 let now = monotonicNow()
-                if !blanking.isBlank && gate.animates(at: now) { nextPing = now + Self.pingInterval }
+                supervision.answered(at: now, animating: gate.animates(at: now))
             }
         } catch {
             replaceUI(running, because: "sent a malformed message (\(error))")
@@ -597,12 +538,12 @@ package final class Guard {
 
     /// Starts a UI and hands it the settings, the slider window, its size and the gate's state.
     private func startUI() {
-        uiRestartAt = nil
         do {
             let socket = try nextSocket ?? FileDescriptor.socketPair()
             nextSocket = nil
             let started = try UIProcess(program, socket: socket)
             ui = started
+            supervision.started(at: monotonicNow())
             loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
                 readUI()
                 return nil
@@ -616,11 +557,9 @@ package final class Guard {
             sendLayout()
             send(.state(gate.snapshot))
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
-            nextPing = blanking.isBlank ? nil : monotonicNow() + Self.pingAfterInput
         } catch {
             report("cannot start the slider's drawing program: \(error); trying again")
-            uiRestartAt = monotonicNow() + restarts.died(after: 0)
-            if fallback == nil && fallbackAt == nil { fallbackAt = monotonicNow() + FallbackSlider.delay }
+            supervision.couldNotStart(at: monotonicNow())
         }
     }
 
@@ -677,12 +616,10 @@ package final class Guard {
     private func uiEnded(_ process: UIProcess, because reason: String) {
         loop.unwatch(process.channel.descriptor.rawValue)
         ui = nil
-        dropLoan()
-        nextPing = nil
+        loan.drop()
         let now = monotonicNow()
         report("the slider's drawing program \(reason); starting another")
-        uiRestartAt = now + restarts.died(after: now - process.process.started)
-        if fallback == nil && fallbackAt == nil { fallbackAt = now + FallbackSlider.delay }
+        supervision.ended(at: now, after: now - process.process.started)
     }
 
     /// Ends a UI that hangs, misbehaves or lost its window, and starts another.
@@ -697,18 +634,15 @@ package final class Guard {
         guard let running = ui else { return }
         loop.unwatch(running.channel.descriptor.rawValue)
         ui = nil
-        dropLoan()
+        loan.drop()
+        supervision.stopped()
         running.process.stop()
     }
 
     /// The screen saver came on or went off: a blank screen's UI sleeps and owes no pings.
     private func blankingChanged() {
-        if blanking.isBlank {
-            nextPing = nil
-            ui?.forgetPing()
-        } else if ui != nil {
-            nextPing = monotonicNow()
-        }
+        supervision.blankChanged(blanking.isBlank, at: monotonicNow())
+        if blanking.isBlank { ui?.forgetPing() }
     }
 }
 
