@@ -26,10 +26,4 @@ final class GuardedWindow: Stage {
     func resize(width: Int, height: Int) {
         slider = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
     }
-
-    /// The guard's wheels have a window of their own.
-    var wheelArea: Rect? { nil }
-    var size: (width: Double, height: Double) { (slider.width, slider.height) }
-
-    func handle(_ event: inout XEvent) -> StageChange? { nil }
 }

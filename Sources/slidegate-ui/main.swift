@@ -9,7 +9,7 @@ import SlidegateXlib
 useOneMallocArena()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--lock-ui"] {
-    exit(Runner.runLockUI().code)
+    exit(LockUI.run().code)
 }
 runCommandLine(arguments, setPin: { _ in
     report("--set-pin is slidegate's (run slidegate --set-pin)")
@@ -19,5 +19,5 @@ runCommandLine(arguments, setPin: { _ in
         report("lock mode is slidegate's; slidegate-ui only draws (run slidegate)")
         return .usage
     }
-    return Runner.runWindowed(options)
+    return WindowedApp.run(options)
 }

@@ -233,6 +233,12 @@ import Testing
         #expect(eventually(within: 3) { thumbShown(at: 0) }, "the guard draws a slider: \(gate.standardError)")
         #expect(now() - locked < 2.6)
         #expect(gate.standardError.contains("drawing a plain slider"))
+        // The plain slider is drawn once: nothing keeps the guard awake but the UI's
+        // restarts, a few a second at most (it once spun at a whole core).
+        let before = try #require(FailClosedTests.cpuTicks(of: gate.pid))
+        sleep(seconds: 2)
+        let after = try #require(FailClosedTests.cpuTicks(of: gate.pid))
+        #expect(after - before <= 20, "the guard used \(after - before) ticks in 2 s with the plain slider up")
         client.drag(from: (140, 140), to: (400, 140), release: false)
         #expect(eventually { thumbShown(at: 0.5) }, "the plain thumb follows the pointer")
         client.drag(from: (400, 140), to: (1000, 140))

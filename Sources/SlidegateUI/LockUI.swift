@@ -1,0 +1,391 @@
+import CX11
+import Glibc
+import SlidegateCore
+import SlidegateProtocol
+import SlidegateRender
+import SlidegateXlib
+
+/// Lock mode's UI (`slidegate-ui --lock-ui`): draws the slider, the banners, the message
+/// line, the wheels, the clock and the picture in the windows the guard made, mirroring the
+/// guard's gate from its messages. It decides nothing: the guard does, with its `GateHost`.
+/// One event loop from the handshake on; it ends when the guard closes its end.
+package final class LockUI {
+    private let options: Options
+    private let display: XDisplay
+    private let signals: SignalWatch
+    private let loop: EventLoop
+    private let link: GuardLink
+    private let fontMap: FontMap
+    private let stage: GuardedWindow
+    private let painter: SliderPainter
+    private let blanking: Blanking
+    private let gateSettings: Gate.Settings
+    /// The guard's gate as its messages say, to animate between them.
+    private var gate: Gate
+    /// The guard's messages of one read, kept between reads so a message allocates nothing.
+    private var inbox: [GuardMessage] = []
+    /// What was typed, for a prompt whose answer may be shown (the guard says).
+    private var echoText: String?
+    /// The guard's windows for banners, for `--message`, the wheels and the clock (0: none).
+    private let windows: Handshake.Windows
+    private var bannerWindow: NoticeWindow?
+    private var messageWindow: NoticeWindow?
+    /// The banner as last painted.
+    private var shownBanner: Scene.BannerView??
+    /// The PIN wheels' row relative to the slider, as the guard's `layout` says.
+    private var wheelArea: Rect?
+    private var clockPanel: ClockPanel?
+    /// `--image` on the cover, and under each window.
+    private let wallpaper: Wallpaper?
+    /// Where the slider's first frame is kept for the next lock, the checksum of what the
+    /// guard showed from there, and the scene that frame is, until the frame has been kept
+    /// (or found kept).
+    private var firstFrame: (file: FirstFrameFile, shown: UInt64, scene: Scene)?
+    /// The guard has yet to hear that a frame is on screen (or would be, but the screen is blank).
+    private var drawnUntold = true
+    /// The guard asked for the slider's parts to draw a drag itself (`lend`), and the parts
+    /// it has, while it draws the slider and the UI paints nothing there.
+    private var lendAsked = false
+    private var lentParts: LentParts?
+
+    /// The guard's handshake on descriptor 3 — hello, the settings, the windows — then draws
+    /// into those windows, following the guard's messages, until the guard closes its end.
+    package static func run() -> ExitStatus {
+        StartupTrace.mark("ui:running")
+        OutOfMemoryProtection.set(300)
+        do {
+            let signals = try SignalWatch()
+            let link = try GuardLink(descriptor: 3)
+            link.send(.hello(protocol: GuardProtocol.version, build: Options.version))
+            let display = try XDisplay()
+            StartupTrace.mark("ui:connected")
+            let fontMap = FontMap()
+            StartupTrace.mark("ui:fonts-loaded")
+            let loop = EventLoop(display: display, synthetic: .ignored)
+            let handshake = Handshake(link: link)
+            loop.watch(signals.fileDescriptor, name: "the signal watch") { () throws(UserError) in
+                signals.pending().first { $0 != SIGCHLD }.map { .signal($0) }
+            }
+            loop.watch(link.descriptor, name: "the guard's socket", peer: true) { () throws(UserError) in try handshake.read() }
+            let status = try loop.run(
+                event: { (_: inout XEvent) throws(UserError) in nil },
+                pass: { () throws(UserError) in handshake.windows == nil ? .wait(until: nil) : .exit(.completed) })
+            guard let windows = handshake.windows else { return status }
+            StartupTrace.mark("ui:has-windows")
+            let ui = try LockUI(
+                display: display, signals: signals, loop: loop, link: link, fontMap: fontMap, settings: handshake.settings,
+                windows: windows)
+            try ui.apply(handshake.pending)
+            return try ui.run()
+        } catch {
+            report(error.message)
+            return error.status
+        }
+    }
+
+    private init(
+        display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fontMap: FontMap, settings: UISettings?,
+        windows: Handshake.Windows
+    ) throws(UserError) {
+        var options = Options()
+        options.idleLimit = testIdleLimit() ?? options.idleLimit
+        if let settings { options.take(settings) }
+        self.options = options
+        self.display = display
+        self.signals = signals
+        self.loop = loop
+        self.link = link
+        self.fontMap = fontMap
+        self.windows = windows
+        stage = try GuardedWindow(display: display, window: windows.slider)
+        // The picture before the slider: they appear together.
+        wallpaper = try options.image.map { (path) throws(UserError) in
+            try Wallpaper(display: display, cover: windows.cover, path: path, mode: options.imageMode, background: options.background)
+        }
+        _ = wallpaper?.refresh()
+        var gateSettings = options.gateSettings
+        gateSettings.pinLength = settings?.pinLength ?? 0
+        gateSettings.deadline = settings?.deadline
+        self.gateSettings = gateSettings
+        gate = Gate(settings: gateSettings, layout: SliderLayout(bounds: stage.slider, rightToLeft: gateSettings.rightToLeft), start: monotonicNow())
+        painter = try SliderPainter(
+            display: display, stage: stage, options: options, fontMap: fontMap, look: Look(lockUI: options),
+            backdrop: wallpaper?.backdrop(under: stage.window))
+        blanking = Blanking(display)
+        try makeNoticeWindows()
+    }
+
+    private func run() throws(UserError) -> ExitStatus {
+        loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
+        loop.watch(link.descriptor, name: "the guard's socket", peer: true) { [unowned self] () throws(UserError) in try readGuard() }
+        return try loop.run(
+            event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
+            pass: { [unowned self] () throws(UserError) in try pass() })
+    }
+
+    private func pass() throws(UserError) -> EventLoop.Turn {
+        let now = monotonicNow()
+        if case .exit(.signal(let n)) = gate.advance(to: now) { return .exit(.signal(n)) }
+        let deadline = try painter.frame(
+            gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
+            also: { [unowned self] (scene) throws(UserError) in try paintBanner(scene.banner) })
+        if lendAsked { lend(at: now) }
+        // A blank screen is drawn when it comes back; the guard need not step in.
+        if drawnUntold, painter.shown != nil || blanking.isBlank {
+            XSync(display.pointer, 0)
+            link.send(.drawn)
+            StartupTrace.mark("ui:first-frame")
+            drawnUntold = false
+        }
+        if firstFrame != nil { keepFirstFrame() }
+        painter.shed(at: now, deadline: deadline)
+        return .wait(until: deadline)
+    }
+
+    /// The banner strip, when its banner changed.
+    private func paintBanner(_ banner: Scene.BannerView?) throws(UserError) {
+        guard let strip = bannerWindow, shownBanner != .some(banner) else { return }
+        try strip.surface.paint { (cr) throws(RenderError) in try strip.renderer.drawBanner(banner, into: cr) }
+        strip.surface.present(on: strip.window)
+        shownBanner = .some(banner)
+    }
+
+    /// Answers the guard's `lend` with the slider's parts, on the server before the answer
+    /// goes; or says it cannot lend them (the thumb is not held any more, the track shows
+    /// more than a drag changes, the screen is blank).
+    private func lend(at now: Double) {
+        lendAsked = false
+        let parts = gate.isDragging && !blanking.isBlank ? (try? painter.renderer.dragParts(for: gate.scene(at: now))) ?? nil : nil
+        guard let parts, let lent = LentParts(display: display, window: stage.window, parts: parts) else {
+            link.send(.notLent)
+            return
+        }
+        lentParts = lent
+        painter.lent = true
+        link.send(.lent(lent.parts))
+    }
+
+    /// Once the slider shows what every lock starts with, keeps it for the next lock's guard
+    /// to show while its UI starts, unless that is what the guard showed.
+    private func keepFirstFrame() {
+        guard let (file, kept, resting) = firstFrame, var scene = painter.shown else { return }
+        // The wheels and banners have windows of their own.
+        scene.wheels = nil
+        scene.banner = nil
+        guard scene == resting else { return }
+        firstFrame = nil
+        let surface = painter.surface
+        let problem = surface.withPixels { (pixels) -> FileProblem? in
+            let checksum = FirstFrameFile.checksum(pixels)
+            guard checksum != kept else { return nil }
+            do throws(FileProblem) {
+                try file.store(pixels, width: surface.width, height: surface.height, depth: Int(stage.depth), checksum: checksum)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let problem = problem ?? nil { report("cannot keep the slider's first frame for the next lock: \(problem)") }
+    }
+
+    /// Only a terminating signal ends the UI (the guard decides the rest).
+    private func handleSignals() -> ExitStatus? {
+        for signal in signals.pending() where signal != SIGCHLD {
+            if case .exit(.signal(let n)) = gate.handle(.signal(signal), at: monotonicNow()) { return .signal(n) }
+        }
+        return nil
+    }
+
+    /// Applies the guard's messages. The guard closing its end ends the UI.
+    private func readGuard() throws(UserError) -> ExitStatus? {
+        inbox.removeAll(keepingCapacity: true)
+        guard try link.receive(into: &inbox) else { return .completed }
+        try apply(inbox)
+        return nil
+    }
+
+    private func apply(_ messages: [GuardMessage]) throws(UserError) {
+        for message in messages {
+            switch message {
+            case .hello, .settings, .windows:
+                throw UserError("--lock-ui: cannot understand the guard: \(message.kind) after the handshake", status: .uiProtocolError)
+            case .ping(let sequence):
+                link.send(.pong(sequence))
+            case .firstFrame(let path, let key, let shown):
+                firstFrame = (FirstFrameFile(path: path, key: key), shown, gate.restingScene)
+            case .lend:
+                lendAsked = true
+            case .giveBack:
+                lentParts = nil
+                painter.lent = false
+                painter.forget()
+            case .echo(let text):
+                echoText = text
+                painter.changed = true
+            case .keyPressed:
+                blanking.inputArrived()
+                painter.changed = true
+            case .layout(let width, let height, let wheels):
+                _ = wallpaper?.refresh()
+                // A slider laid out anew is not what the next lock starts with.
+                firstFrame = nil
+                stage.resize(width: width, height: height)
+                wheelArea = wheels
+                try relayout()
+                try makeNoticeWindows()
+            case .state(let snapshot):
+                gate = Gate(settings: gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
+                painter.changed = true
+            case .input(let input, let time):
+                blanking.inputArrived()
+                _ = gate.handle(input, at: time)
+                painter.changed = true
+            }
+        }
+    }
+
+    /// Back buffers for the clock, the banner strip and the message line, at the sizes the
+    /// server gives their windows now; the message is drawn once.
+    private func makeNoticeWindows() throws(UserError) {
+        if let old = clockPanel { loop.unwatch(old.timer.descriptor) }
+        clockPanel =
+            windows.clock == 0
+            ? nil
+            : try ClockPanel(
+                display: display, window: windows.clock, options: options, fontMap: fontMap,
+                backdrop: wallpaper?.backdrop(under: windows.clock))
+        if let clock = clockPanel {
+            loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
+                clockPanel?.timerFired()
+                return nil
+            }
+        }
+        bannerWindow = try windows.banner == 0 ? nil : NoticeWindow(
+            display: display, window: windows.banner, options: options, fontMap: fontMap, textScale: 0.28,
+            backdrop: wallpaper?.backdrop(under: windows.banner))
+        shownBanner = nil
+        guard windows.message != 0, let text = options.message else { return }
+        let line = try NoticeWindow(
+            display: display, window: windows.message, options: options, fontMap: fontMap, textScale: 0.55,
+            backdrop: wallpaper?.backdrop(under: windows.message))
+        try line.surface.paint { (cr) throws(RenderError) in try line.renderer.drawMessage(text, into: cr) }
+        line.surface.present(on: line.window)
+        messageWindow = line
+    }
+
+    /// The guard laid the slider out anew: the mirror, the painter and the wheels follow.
+    private func relayout() throws(UserError) {
+        gate.relayout(
+            SliderLayout(
+                bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) },
+                rightToLeft: gateSettings.rightToLeft), at: monotonicNow())
+        try painter.relayout(backdrop: wallpaper?.backdrop(under: stage.window))
+        if gateSettings.pinLength > 0 && windows.wheels != 0 {
+            painter.wheelsPanel = try WheelsPanel(
+                display: display, guardWindow: windows.wheels, count: gateSettings.pinLength, options: options, fontMap: fontMap,
+                backdrop: wallpaper?.backdrop(under: windows.wheels))
+        }
+    }
+
+    private func dispatch(_ event: inout XEvent) throws(UserError) -> ExitStatus? {
+        if blanking.handle(&event) {
+            painter.forget()
+            clockPanel?.wake()
+            return nil
+        }
+        if let wallpaper,
+            event.type == ConfigureNotify && event.xconfigure.window == wallpaper.cover
+                || event.type == display.randrEventBase + RRScreenChangeNotify
+        {
+            if wallpaper.refresh() {
+                try relayout()
+                try makeNoticeWindows()
+            }
+            return nil
+        }
+        guard event.type == Expose else { return nil }
+        let e = event.xexpose
+        if e.window == wallpaper?.cover {
+            wallpaper?.expose(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
+            return nil
+        }
+        guard e.count == 0 else { return nil }
+        if e.window == stage.window { painter.exposed() }
+        for notice in [bannerWindow, messageWindow].compactMap({ $0 }) where notice.window == e.window {
+            notice.surface.present(on: notice.window)
+        }
+        if let panel = painter.wheelsPanel, panel.window == e.window { panel.present() }
+        if let clock = clockPanel, clock.window == e.window { clock.surface.present(on: clock.window) }
+        return nil
+    }
+}
+
+/// The start of lock mode's conversation with the guard: its hello (checked by `GuardLink`),
+/// the settings, then the windows; whatever came with the windows is applied once the UI
+/// has them.
+final class Handshake {
+    struct Windows {
+        var cover: Window
+        var slider: Window
+        var banner: Window
+        var message: Window
+        var wheels: Window
+        var clock: Window
+    }
+
+    private let link: GuardLink
+    private(set) var settings: UISettings?
+    private(set) var windows: Windows?
+    /// The messages that came after the windows in the same read.
+    private(set) var pending: [GuardMessage] = []
+
+    init(link: GuardLink) {
+        self.link = link
+    }
+
+    /// Reads what arrived: nil to wait on, `.completed` when the guard closed its end.
+    func read() throws(UserError) -> ExitStatus? {
+        var messages: [GuardMessage] = []
+        guard try link.receive(into: &messages) else { return .completed }
+        for message in messages {
+            switch message {
+            case _ where windows != nil:
+                pending.append(message)
+            case .hello:
+                continue
+            case .settings(let received):
+                settings = received
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
+                windows = Windows(
+                    cover: Window(cover), slider: Window(slider), banner: Window(banner), message: Window(message), wheels: Window(wheels),
+                    clock: Window(clock))
+            default:
+                throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before its windows", status: .uiProtocolError)
+            }
+        }
+        return nil
+    }
+}
+
+extension Options {
+    /// The settings the guard resolved, as the options the UI draws with.
+    fileprivate mutating func take(_ settings: UISettings) {
+        text = settings.text
+        background = settings.background
+        foreground = settings.foreground
+        fps = settings.fps
+        unlockCommand = settings.unlockCommand
+        auth = settings.auth
+        message = settings.message
+        countdown = settings.countdown
+        reduceMotion = settings.reduceMotion
+        direction = settings.rightToLeft ? .rtl : .ltr
+        clockFormat = settings.clockFormat
+        strings = settings.strings
+        theme = settings.theme
+        scale = settings.scale
+        dateFormat = settings.dateFormat
+        image = settings.image
+        imageMode = settings.imageMode
+    }
+}

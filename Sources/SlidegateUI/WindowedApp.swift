@@ -1,0 +1,226 @@
+import CX11
+import Glibc
+import SlidegateCore
+import SlidegateRender
+import SlidegateXlib
+
+/// Windowed mode (`--geometry`): an ordinary window that is the slider. Its `GateHost`
+/// decides, as the guard's does in lock mode; its `SliderPainter` draws, as lock mode's UI
+/// does; the window takes the input.
+package final class WindowedApp {
+    private let options: Options
+    private let display: XDisplay
+    private let signals: SignalWatch
+    private let loop: EventLoop
+    private let stage: SliderWindow
+    private let blanking: Blanking
+    private let host: GateHost
+    private let painter: SliderPainter
+    private let pinLength: Int
+    private let fontMap: FontMap
+    /// The keyboard is grabbed while the password field is open, so that no other client
+    /// that selected key events on the window reads what is typed (what pinentry and
+    /// ssh-askpass do).
+    private var keyboardGrabbed = false
+    /// A failed grab was said (once a field).
+    private var grabFailureSaid = false
+
+    /// Runs until the gate ends; returns its exit status, after saying why on stderr when it
+    /// is an error.
+    package static func run(_ options: Options) -> ExitStatus {
+        do {
+            return try make(options).run()
+        } catch {
+            report(error.message)
+            return error.status
+        }
+    }
+
+    private static func make(_ options: Options) throws(UserError) -> WindowedApp {
+        guard case .windowed(let geometry) = options.mode else {
+            throw UserError("internal: windowed mode without --geometry", status: .internalError)
+        }
+        let signals = try SignalWatch()
+        let display = try XDisplay()
+        var options = options
+        options.fps = display.frameRate(cappedAt: options.fps)
+        options.scale = options.scale ?? display.resourceScale()
+        try options.checkSize(scale: options.scale ?? 1)
+        let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
+        let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
+        let auth = try AuthSession.forOptions(options, helperPath: helperBeside("slidegate-auth"))
+        var look = Look()
+        if let directory = options.theme {
+            // Windowed mode has no lock to keep up: a theme that does not check or decode is exit 2.
+            let files = try ThemeFiles(directory: directory, scale: options.scale ?? 1)
+            do throws(RenderError) {
+                look = Look(theme: try Look.images(files, scale: options.scale ?? 1), font: files.config.labelFont)
+            } catch {
+                throw UserError("--theme: \(error.description)", status: .usage)
+            }
+            if let color = files.config.foreground, !options.foregroundGiven { options.foreground = color }
+        }
+        let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
+        let host = GateHost(
+            options: options, pinLength: pinLength, layout: layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft),
+            auth: auth, display: display, loop: loop, start: monotonicNow())
+        let fontMap = FontMap()
+        let painter = try SliderPainter(display: display, stage: stage, options: options, fontMap: fontMap, look: look, backdrop: nil)
+        return try WindowedApp(
+            options: options, display: display, signals: signals, loop: loop, stage: stage, host: host, painter: painter,
+            pinLength: pinLength, fontMap: fontMap)
+    }
+
+    private init(
+        options: Options, display: XDisplay, signals: SignalWatch, loop: EventLoop, stage: SliderWindow, host: GateHost,
+        painter: SliderPainter, pinLength: Int, fontMap: FontMap
+    ) throws(UserError) {
+        self.options = options
+        self.display = display
+        self.signals = signals
+        self.loop = loop
+        self.stage = stage
+        self.host = host
+        self.painter = painter
+        self.pinLength = pinLength
+        self.fontMap = fontMap
+        blanking = Blanking(display)
+        host.heard = { [painter] _, _ in painter.changed = true }
+        host.followed = { [unowned self] in holdKeyboard($0) }
+        try makeWheelsPanel()
+    }
+
+    /// A program installed beside this one (slidegate-ui and slidegate-auth share a
+    /// directory: the build tree, or libexec/slidegate).
+    private static func helperBeside(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
+    }
+
+    /// The gate's layout: the slider, and the wheels' row (the window's upper part) if there is one.
+    private static func layout(_ stage: SliderWindow, pinLength: Int, rightToLeft: Bool) -> SliderLayout {
+        SliderLayout(bounds: stage.slider, wheelRow: stage.wheelArea.map { WheelRow(area: $0, count: pinLength) }, rightToLeft: rightToLeft)
+    }
+
+    private func run() throws(UserError) -> ExitStatus {
+        loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
+        let status = try loop.run(
+            event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
+            pass: { [unowned self] () throws(UserError) in try pass() })
+        if status == .completed,
+            options.reduceMotion || !RevealAnimation.play(
+                options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
+                display: display)
+        {
+            XUnmapWindow(display.pointer, stage.window)
+            XSync(display.pointer, 0)
+        }
+        host.finish()
+        if let summary = host.summary { report(summary) }
+        return status
+    }
+
+    private func pass() throws(UserError) -> EventLoop.Turn {
+        let now = monotonicNow()
+        if let status = host.advance(to: now) { return .exit(status) }
+        let gate = host.gate
+        let deadline = try painter.frame(
+            gate, at: now, echo: host.echo, blanking: blanking, clock: nil, limit: host.auth?.answerDeadline, idle: host.deadline,
+            also: { _ in })
+        painter.shed(at: now, deadline: deadline)
+        // The thumb or a wheel held: until the next frame may be painted the X socket rests,
+        // and the motion events of the frame interval are read together then (a wake-up a
+        // frame, not one an event).
+        let held = gate.isDragging || gate.wheels?.held != nil
+        let resting = held && !blanking.isBlank && now < painter.nextPaint
+        return .wait(until: deadline, readingXAfter: resting ? painter.nextPaint : nil)
+    }
+
+    private func handleSignals() -> ExitStatus? {
+        for signal in signals.pending() {
+            if let status = host.signaled(signal) { return status }
+        }
+        return nil
+    }
+
+    private func dispatch(_ event: inout XEvent) throws(UserError) -> ExitStatus? {
+        let now = monotonicNow()
+        if blanking.handle(&event) {
+            painter.forget()
+            return nil
+        }
+        if [ButtonPress, ButtonRelease, MotionNotify].contains(event.type) { painter.changed = true }
+        switch event.type {
+        case ButtonPress where event.xbutton.button == UInt32(Button1):
+            blanking.inputArrived()
+            return host.handle(.press(x: Double(event.xbutton.x), y: Double(event.xbutton.y)), at: now)
+        case ButtonRelease where event.xbutton.button == UInt32(Button1):
+            return host.handle(.release, at: now)
+        case MotionNotify:
+            blanking.inputArrived()
+            return host.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now)
+        case ButtonPress where event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5):
+            let down = event.xbutton.button == UInt32(Button5)
+            return host.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now)
+        case KeyPress:
+            return host.keyPressed(&event, at: now)
+        case KeyRelease:
+            return host.keyReleased(at: now)
+        case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:
+            painter.exposed()
+            return nil
+        default:
+            switch stage.handle(&event) {
+            case .relayout:
+                try relayout()
+                return nil
+            case .closeRequested:
+                return host.handle(.closeRequested, at: now)
+            case nil:
+                return nil
+            }
+        }
+    }
+
+    /// The window changed size: the gate and the painter lay out anew.
+    private func relayout() throws(UserError) {
+        host.relayout(Self.layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
+        try painter.relayout(backdrop: nil)
+        try makeWheelsPanel()
+    }
+
+    /// With `--auth pin`: the wheels in the window's upper part.
+    private func makeWheelsPanel() throws(UserError) {
+        guard pinLength > 0, let area = stage.wheelArea else { return }
+        painter.wheelsPanel = try WheelsPanel(
+            display: display, window: stage.window, size: (area.width, stage.slider.y - area.y), rowHeight: area.height,
+            origin: (Int32(area.x), Int32(area.y)), count: pinLength, visual: stage.visual, depth: stage.depth, options: options,
+            fontMap: fontMap)
+    }
+
+    /// Grabs the keyboard for the window while the password field is open, and lets it go
+    /// when the field closes. A grab another client holds is said on stderr and as a
+    /// banner: what is typed then can be read by other clients.
+    private func holdKeyboard(_ open: Bool) {
+        let dpy = display.pointer
+        if !open {
+            grabFailureSaid = false
+            guard keyboardGrabbed else { return }
+            XUngrabKeyboard(dpy, UInt(CurrentTime))
+            XFlush(dpy)
+            keyboardGrabbed = false
+            return
+        }
+        guard !keyboardGrabbed else { return }
+        let result = XGrabKeyboard(dpy, stage.window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+        keyboardGrabbed = result == GrabSuccess
+        if !keyboardGrabbed && !grabFailureSaid {
+            grabFailureSaid = true
+            let warning = "the keyboard could not be grabbed: other programs may read what is typed"
+            report("windowed mode: \(warning) (XGrabKeyboard: \(result))")
+            _ = host.handle(.authMessage(.warning, warning), at: monotonicNow())
+        }
+    }
+}
