@@ -91,25 +91,23 @@ import Testing
         unlock(gate)
     }
 
-    @Test func theCoverIsOnTopWithin100MillisecondsAfterARaiseStorm() throws {
+    @Test func theCoverIsOnTopAgainAfterARaiseStorm() throws {
         let intruder = client.overrideRedirectWindow()
         let gate = try lock()
         let (cover, _) = try windows()
         for _ in 0..<500 { XRaiseWindow(client.display, intruder) }
         XSync(client.display, 0)
-        let ended = now()
-        #expect(eventually(within: 1) { client.mappedTopLevels().last == cover })
-        #expect(now() - ended < 0.1, "on top again \(now() - ended) s after the storm, with no input")
+        // How soon: a figure of the benchmark, with its budget (docs/PERFORMANCE.md).
+        #expect(eventually(within: 1) { client.mappedTopLevels().last == cover }, "on top again after the storm, with no input")
         #expect(gate.isRunning)
     }
 
-    /// Does `tamper` to the cover and checks that the lock is whole again within 100 ms.
+    /// Does `tamper` to the cover and checks that the lock is whole again.
     func survives(_ what: String, _ tamper: (Window, Window) -> Void) throws {
         let gate = try lock()
         let (cover, slider) = try windows()
         tamper(cover, slider)
         XSync(client.display, 0)
-        let done = now()
         // Inside the overlay window, a cover that shrank leaves its last pixels on the screen:
         // the pixels alone do not say it is back.
         func whole() -> Bool {
@@ -117,8 +115,8 @@ import Testing
             let g = client.geometry(top)
             return g.width == 1280 && g.height == 720 && g.x == 0 && g.y == 0 && covered() && thumbShown(at: 0)
         }
+        // How soon: a figure of the benchmark, with its budget (docs/PERFORMANCE.md).
         #expect(eventually(within: 1) { whole() }, "\(what): covered again")
-        #expect(now() - done < 0.1 || what == "destroy", "\(what): whole again after \(now() - done) s")
         let top = try #require(client.mappedTopLevels().last)
         #expect(client.windowClass(top)?.className == "Slidegate", "\(what): the cover is on top")
         #expect(client.geometry(top).width == 1280 && client.geometry(top).height == 720, "\(what): full size")

@@ -46,9 +46,10 @@ import Testing
         type("wrong")
         #expect(eventually { stageOpen() })
         #expect(eventually { errorBannerShows() }, "an error banner slides in")
-        // The refusal: the guard counts it, the field clears; a second later, typing works.
-        sleep(seconds: 1.2)
+        // The banner says the guard has the refusal: it counts it and the field clears.
         #expect(gate.isRunning && !client.canGrabKeyboard(), "still locked after a wrong password")
+        // A second later, typing works.
+        sleep(seconds: 1.2)
         type(Self.password)
         #expect(gate.wait() == 0, "\(gate.standardError)")
         #expect(gate.standardError.contains("slidegate: 1 failed attempt since "), "\(gate.standardError)")

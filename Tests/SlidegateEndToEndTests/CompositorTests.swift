@@ -118,9 +118,7 @@ import Testing
         let intruder = XCreateSimpleWindow(client.display, overlay, 0, 0, 1280, 720, 0, 0, 0xffffff)
         XMapRaised(client.display, intruder)
         XSync(client.display, 0)
-        let mapped = now()
         #expect(eventually(within: 1) { covered() && thumbShown(at: 0) }, "the cover is raised above a window put in the overlay")
-        #expect(now() - mapped < 0.1, "on top again after \(now() - mapped) s")
         XDestroyWindow(client.display, intruder)
         unlock(gate)
     }

