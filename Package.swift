@@ -97,7 +97,11 @@ let package = Package(
         .executableTarget(name: "slidegate-fuzz", dependencies: ["SlidegateFuzz"], swiftSettings: lean),
         // Writes what is made from the option table (the shell completions): ./dev docs.
         .executableTarget(name: "slidegate-docs", dependencies: ["SlidegateCore"], swiftSettings: lean),
-        .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
+        // A test target per room: Core (the gate, options, the guard's jobs as types),
+        // Protocol, Xlib (its pure parts), Render (golden images), the fuzz corpus, end to end.
+        .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore"]),
+        .testTarget(name: "SlidegateProtocolTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
+        .testTarget(name: "SlidegateXlibTests", dependencies: ["SlidegateXlib"]),
         // Every kept fuzz input (fuzz/corpus) through its target again.
         .testTarget(name: "SlidegateFuzzTests", dependencies: ["SlidegateFuzz"]),
         .testTarget(
