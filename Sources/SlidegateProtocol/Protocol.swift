@@ -297,27 +297,7 @@ extension GuardMessage {
                 w.hello(version, build)
             case .settings(let s):
                 w.kind(kind)
-                w.string(s.text)
-                w.color(s.background)
-                w.color(s.foreground)
-                w.u32(UInt32(clamping: s.fps))
-                w.u8(s.unlockCommand == nil ? 0 : 1)
-                if let command = s.unlockCommand { w.string(command) }
-                w.u8(Self.authTag(s.auth))
-                w.u32(UInt32(clamping: s.pinLength))
-                w.optional(s.message) { $0.string($1) }
-                w.bool(s.countdown)
-                w.optional(s.deadline) { $0.f64($1) }
-                w.bool(s.reduceMotion)
-                w.bool(s.rightToLeft)
-                w.optional(s.clockFormat) { $0.string($1) }
-                w.optional(s.dateFormat) { $0.string($1) }
-                w.u32(UInt32(s.strings.all.count))
-                s.strings.all.forEach { w.string($0) }
-                w.optional(s.theme) { $0.string($1) }
-                w.f64(s.scale)
-                w.optional(s.image) { $0.string($1) }
-                w.u8(UInt8(truncatingIfNeeded: ImageMode.allCases.firstIndex(of: s.imageMode) ?? 0))
+                s.write(to: &w)
             case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
                 w.kind(kind)
                 w.u64(cover)
@@ -338,33 +318,7 @@ extension GuardMessage {
                 }
             case .state(let snapshot):
                 w.kind(kind)
-                switch snapshot.slide {
-                case .resting(let since): w.tagged(0, since, 0)
-                case .dragging(let offset, let value): w.tagged(1, offset, value)
-                case .springing(let from, let start): w.tagged(2, from, start)
-                case .atEnd: w.tagged(3, 0, 0)
-                }
-                switch snapshot.verification {
-                case .idle: w.tagged(0, 0)
-                case .verifying: w.tagged(1, 0)
-                case .refused(let until): w.tagged(2, until)
-                case .granted: w.tagged(3, 0)
-                }
-                w.entry(snapshot.entry)
-                w.u32(UInt32(clamping: snapshot.limiter.failures))
-                w.optional(snapshot.limiter.blockedUntil) { $0.f64($1) }
-                w.optional(snapshot.banners.showing) { w, showing in
-                    w.banner(showing.banner)
-                    w.f64(showing.start)
-                    w.optional(showing.leaving) { $0.f64($1) }
-                }
-                w.u32(UInt32(clamping: snapshot.banners.waiting.count))
-                snapshot.banners.waiting.forEach { w.banner($0) }
-                w.bool(snapshot.capsLock)
-                w.optional(snapshot.wheels) { w, wheels in w.wheels(wheels) }
-                w.u32(UInt32(clamping: snapshot.pinLimiter.failures))
-                w.optional(snapshot.pinLimiter.blockedUntil) { $0.f64($1) }
-                w.bool(snapshot.checkingPin)
+                snapshot.write(to: &w)
             case .input(.pinVerdict(let granted, let message), let time):
                 w.kind(kind)
                 w.f64(time)
@@ -431,45 +385,7 @@ extension GuardMessage {
         guard let kind = Kind(rawValue: byte) else { throw ProtocolError("unknown message kind \(byte)") }
         switch kind {
         case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
-        case .settings:
-            let text = try r.string()
-            let background = try r.color()
-            let foreground = try r.color()
-            let fps = Int(try r.u32())
-            let command: String? =
-                switch try r.u8() {
-                case 0: nil
-                case 1: try r.string()
-                case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
-                }
-            let authTag = try r.u8()
-            guard let auth = AuthMethod.allCases.first(where: { Self.authTag($0) == authTag }) else {
-                throw ProtocolError("settings: unknown auth method \(authTag)")
-            }
-            let pinLength = Int(try r.u32())
-            guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
-            var settings = UISettings(
-                text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
-                pinLength: pinLength, message: try r.optionalString())
-            settings.countdown = try r.bool()
-            settings.deadline = try r.optionalF64()
-            settings.reduceMotion = try r.bool()
-            settings.rightToLeft = try r.bool()
-            settings.clockFormat = try r.optionalString()
-            settings.dateFormat = try r.optionalString()
-            let count = Int(try r.u32())
-            guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
-            var all: [String] = []
-            for _ in 0..<count { all.append(try r.string()) }
-            guard let strings = Strings(all: all) else { throw ProtocolError("settings: \(count) strings") }
-            settings.strings = strings
-            settings.theme = try r.optionalString()
-            settings.scale = try r.f64()
-            settings.image = try r.optionalString()
-            let mode = Int(try r.u8())
-            guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
-            settings.imageMode = ImageMode.allCases[mode]
-            self = .settings(settings)
+        case .settings: self = .settings(try UISettings(reading: &r))
         case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
@@ -479,44 +395,7 @@ extension GuardMessage {
             let height = Int(try r.u32())
             let wheels = try r.present() ? Rect(x: try r.f64(), y: try r.f64(), width: try r.f64(), height: try r.f64()) : nil
             self = .layout(width: width, height: height, wheels: wheels)
-        case .state:
-            let slideTag = try r.u8()
-            let a = try r.f64()
-            let b = try r.f64()
-            let slide: Slide.Phase =
-                switch slideTag {
-                case 0: .resting(since: a)
-                case 1: .dragging(grabOffset: a, value: b)
-                case 2: .springing(from: a, start: b)
-                case 3: .atEnd
-                default: throw ProtocolError("state: unknown slide phase \(slideTag)")
-                }
-            let verificationTag = try r.u8()
-            let until = try r.f64()
-            let verification: Verification.State =
-                switch verificationTag {
-                case 0: .idle
-                case 1: .verifying
-                case 2: .refused(until: until)
-                case 3: .granted
-                default: throw ProtocolError("state: unknown verification state \(verificationTag)")
-                }
-            let entry = try r.entry()
-            let limiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
-            let showing = try r.present() ? BannerQueue.Showing(banner: try r.banner(), start: try r.f64(), leaving: try r.optionalF64()) : nil
-            let waitingCount = Int(try r.u32())
-            guard waitingCount <= 64 else { throw ProtocolError("state: \(waitingCount) banners waiting") }
-            var waiting: [Banner] = []
-            for _ in 0..<waitingCount { waiting.append(try r.banner()) }
-            let capsLock = try r.bool()
-            let wheels = try r.present() ? try r.wheels() : nil
-            let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
-            let checkingPin = try r.bool()
-            self = .state(
-                Gate.Snapshot(
-                    slide: slide, verification: verification, entry: entry, limiter: limiter,
-                    banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
-                    pinLimiter: pinLimiter, checkingPin: checkingPin))
+        case .state: self = .state(try Gate.Snapshot(reading: &r))
         case .input:
             let time = try r.f64()
             let byte = try r.u8()
@@ -632,18 +511,7 @@ extension UIMessage {
                 w.u32(sequence)
             case .lent(let parts):
                 w.kind(kind)
-                w.u64(parts.track)
-                w.u64(parts.thumb)
-                w.bool(parts.label != nil)
-                if let label = parts.label {
-                    w.u64(label.pixmap)
-                    w.f64(label.rect.x)
-                    w.f64(label.rect.y)
-                    w.u32(UInt32(clamping: Int(exactly: label.rect.width.rounded()) ?? 0))
-                    w.u32(UInt32(clamping: Int(exactly: label.rect.height.rounded()) ?? 0))
-                    w.f64(label.foregroundAlpha)
-                    w.f64(label.emphasis)
-                }
+                parts.write(to: &w)
             }
         }
     }
@@ -656,33 +524,196 @@ extension UIMessage {
         case .hello: self = .hello(protocol: try r.u32(), build: try r.string())
         case .drawn: self = .drawn
         case .pong: self = .pong(try r.u32())
-        case .lent:
-            let track = try r.u64()
-            let thumb = try r.u64()
-            var label: SliderParts.Label?
-            if try r.present() {
-                let pixmap = try r.u64()
-                let x = try r.f64()
-                let y = try r.f64()
-                let width = try r.u32()
-                let height = try r.u32()
-                let foregroundAlpha = try r.f64()
-                let emphasis = try r.f64()
-                // The guard draws with these: whole pixels a window can hold, alphas that are alphas.
-                let side = Double(Options.maximumSide)
-                guard x.rounded() == x, y.rounded() == y, abs(x) <= side, abs(y) <= side, width <= Options.maximumSide,
-                    height <= Options.maximumSide
-                else { throw ProtocolError("lent: a label at (\(x), \(y)) of \(width)x\(height)") }
-                guard (0...1).contains(foregroundAlpha), (0...1).contains(emphasis) else {
-                    throw ProtocolError("lent: label alphas \(foregroundAlpha) and \(emphasis)")
-                }
-                let rect = Rect(x: x, y: y, width: Double(width), height: Double(height))
-                label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: foregroundAlpha, emphasis: emphasis)
-            }
-            self = .lent(SliderParts(track: track, thumb: thumb, label: label))
+        case .lent: self = .lent(try SliderParts(reading: &r))
         case .notLent: self = .notLent
         }
         try r.end()
+    }
+}
+
+// Each payload's writer and reader, side by side.
+
+extension UISettings {
+    /// `settings`' fields, in the order the table at the top gives.
+    func write(to w: inout FrameWriter) {
+        w.string(text)
+        w.color(background)
+        w.color(foreground)
+        w.u32(UInt32(clamping: fps))
+        w.u8(unlockCommand == nil ? 0 : 1)
+        if let command = unlockCommand { w.string(command) }
+        w.u8(GuardMessage.authTag(auth))
+        w.u32(UInt32(clamping: pinLength))
+        w.optional(message) { $0.string($1) }
+        w.bool(countdown)
+        w.optional(deadline) { $0.f64($1) }
+        w.bool(reduceMotion)
+        w.bool(rightToLeft)
+        w.optional(clockFormat) { $0.string($1) }
+        w.optional(dateFormat) { $0.string($1) }
+        w.u32(UInt32(strings.all.count))
+        strings.all.forEach { w.string($0) }
+        w.optional(theme) { $0.string($1) }
+        w.f64(scale)
+        w.optional(image) { $0.string($1) }
+        w.u8(UInt8(truncatingIfNeeded: ImageMode.allCases.firstIndex(of: imageMode) ?? 0))
+    }
+
+    init(reading r: inout FrameReader) throws(ProtocolError) {
+        let text = try r.string()
+        let background = try r.color()
+        let foreground = try r.color()
+        let fps = Int(try r.u32())
+        let command: String? =
+            switch try r.u8() {
+            case 0: nil
+            case 1: try r.string()
+            case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
+            }
+        let authTag = try r.u8()
+        guard let auth = AuthMethod.allCases.first(where: { GuardMessage.authTag($0) == authTag }) else {
+            throw ProtocolError("settings: unknown auth method \(authTag)")
+        }
+        let pinLength = Int(try r.u32())
+        guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
+        var settings = UISettings(
+            text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
+            pinLength: pinLength, message: try r.optionalString())
+        settings.countdown = try r.bool()
+        settings.deadline = try r.optionalF64()
+        settings.reduceMotion = try r.bool()
+        settings.rightToLeft = try r.bool()
+        settings.clockFormat = try r.optionalString()
+        settings.dateFormat = try r.optionalString()
+        let count = Int(try r.u32())
+        guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
+        var all: [String] = []
+        for _ in 0..<count { all.append(try r.string()) }
+        guard let strings = Strings(all: all) else { throw ProtocolError("settings: \(count) strings") }
+        settings.strings = strings
+        settings.theme = try r.optionalString()
+        settings.scale = try r.f64()
+        settings.image = try r.optionalString()
+        let mode = Int(try r.u8())
+        guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
+        settings.imageMode = ImageMode.allCases[mode]
+        self = settings
+    }
+}
+
+extension Gate.Snapshot {
+    /// `state`'s fields, in the order the table at the top gives.
+    func write(to w: inout FrameWriter) {
+        switch slide {
+        case .resting(let since): w.tagged(0, since, 0)
+        case .dragging(let offset, let value): w.tagged(1, offset, value)
+        case .springing(let from, let start): w.tagged(2, from, start)
+        case .atEnd: w.tagged(3, 0, 0)
+        }
+        switch verification {
+        case .idle: w.tagged(0, 0)
+        case .verifying: w.tagged(1, 0)
+        case .refused(let until): w.tagged(2, until)
+        case .granted: w.tagged(3, 0)
+        }
+        w.entry(entry)
+        w.u32(UInt32(clamping: limiter.failures))
+        w.optional(limiter.blockedUntil) { $0.f64($1) }
+        w.optional(banners.showing) { w, showing in
+            w.banner(showing.banner)
+            w.f64(showing.start)
+            w.optional(showing.leaving) { $0.f64($1) }
+        }
+        w.u32(UInt32(clamping: banners.waiting.count))
+        banners.waiting.forEach { w.banner($0) }
+        w.bool(capsLock)
+        w.optional(wheels) { w, wheels in w.wheels(wheels) }
+        w.u32(UInt32(clamping: pinLimiter.failures))
+        w.optional(pinLimiter.blockedUntil) { $0.f64($1) }
+        w.bool(checkingPin)
+    }
+
+    init(reading r: inout FrameReader) throws(ProtocolError) {
+        let slideTag = try r.u8()
+        let a = try r.f64()
+        let b = try r.f64()
+        let slide: Slide.Phase =
+            switch slideTag {
+            case 0: .resting(since: a)
+            case 1: .dragging(grabOffset: a, value: b)
+            case 2: .springing(from: a, start: b)
+            case 3: .atEnd
+            default: throw ProtocolError("state: unknown slide phase \(slideTag)")
+            }
+        let verificationTag = try r.u8()
+        let until = try r.f64()
+        let verification: Verification.State =
+            switch verificationTag {
+            case 0: .idle
+            case 1: .verifying
+            case 2: .refused(until: until)
+            case 3: .granted
+            default: throw ProtocolError("state: unknown verification state \(verificationTag)")
+            }
+        let entry = try r.entry()
+        let limiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let showing = try r.present() ? BannerQueue.Showing(banner: try r.banner(), start: try r.f64(), leaving: try r.optionalF64()) : nil
+        let waitingCount = Int(try r.u32())
+        guard waitingCount <= 64 else { throw ProtocolError("state: \(waitingCount) banners waiting") }
+        var waiting: [Banner] = []
+        for _ in 0..<waitingCount { waiting.append(try r.banner()) }
+        let capsLock = try r.bool()
+        let wheels = try r.present() ? try r.wheels() : nil
+        let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let checkingPin = try r.bool()
+        self.init(
+                slide: slide, verification: verification, entry: entry, limiter: limiter,
+                banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
+                pinLimiter: pinLimiter, checkingPin: checkingPin)
+    }
+}
+
+extension SliderParts {
+    /// `lent`'s fields, in the order the table at the top gives.
+    func write(to w: inout FrameWriter) {
+        w.u64(track)
+        w.u64(thumb)
+        w.bool(label != nil)
+        if let label = label {
+            w.u64(label.pixmap)
+            w.f64(label.rect.x)
+            w.f64(label.rect.y)
+            w.u32(UInt32(clamping: Int(exactly: label.rect.width.rounded()) ?? 0))
+            w.u32(UInt32(clamping: Int(exactly: label.rect.height.rounded()) ?? 0))
+            w.f64(label.foregroundAlpha)
+            w.f64(label.emphasis)
+        }
+    }
+
+    init(reading r: inout FrameReader) throws(ProtocolError) {
+        let track = try r.u64()
+        let thumb = try r.u64()
+        var label: SliderParts.Label?
+        if try r.present() {
+            let pixmap = try r.u64()
+            let x = try r.f64()
+            let y = try r.f64()
+            let width = try r.u32()
+            let height = try r.u32()
+            let foregroundAlpha = try r.f64()
+            let emphasis = try r.f64()
+            // The guard draws with these: whole pixels a window can hold, alphas that are alphas.
+            let side = Double(Options.maximumSide)
+            guard x.rounded() == x, y.rounded() == y, abs(x) <= side, abs(y) <= side, width <= Options.maximumSide,
+                height <= Options.maximumSide
+            else { throw ProtocolError("lent: a label at (\(x), \(y)) of \(width)x\(height)") }
+            guard (0...1).contains(foregroundAlpha), (0...1).contains(emphasis) else {
+                throw ProtocolError("lent: label alphas \(foregroundAlpha) and \(emphasis)")
+            }
+            let rect = Rect(x: x, y: y, width: Double(width), height: Double(height))
+            label = SliderParts.Label(pixmap: pixmap, rect: rect, foregroundAlpha: foregroundAlpha, emphasis: emphasis)
+        }
+        self.init(track: track, thumb: thumb, label: label)
     }
 }
 
