@@ -65,7 +65,7 @@ package struct Options: Equatable, Sendable {
     /// `--pin-file`, or nil for the default place (resolved from the environment when needed).
     package var pinFile: String?
     /// Seconds without a key after which the password stage closes; only the tests change
-    /// it (SLIDEGATE_TEST_IDLE_LIMIT, README: testing notes).
+    /// it (SLIDEGATE_TEST_IDLE_LIMIT, docs/TESTING.md).
     package var idleLimit = PasswordEntry.idleLimit
 
     package init() {}

@@ -14,15 +14,26 @@ package struct UISupervision: Equatable, Sendable {
     /// How long the slider may go undrawn before the guard draws a plain one.
     package static let fallbackDelay = 2.0
 
+    /// What to do with the UI now.
     package enum Action: Equatable, Sendable {
         /// Start a UI (none runs).
         case start
         /// Ask the running UI whether it answers.
         case ping
-        /// End the running UI, which did not answer in time, and start another.
-        case replace(String)
-        /// No UI has drawn the slider for `fallbackDelay`: draw a plain one.
-        case drawFallback
+        /// End the running UI, which did not answer its ping in time, and start another.
+        case replace
+    }
+
+    /// What is due at a moment: something to do with the UI, and whether to draw the plain
+    /// slider. A plain value: asking costs the guard no allocation on any pass.
+    package struct Due: Equatable, Sendable {
+        package var action: Action?
+        package var drawFallback = false
+
+        package init(action: Action? = nil, drawFallback: Bool = false) {
+            self.action = action
+            self.drawFallback = drawFallback
+        }
     }
 
     /// When to start the next UI, while none runs.
@@ -103,24 +114,24 @@ package struct UISupervision: Equatable, Sendable {
         }
     }
 
-    /// What to do at `now`, in order; `answerDue` is when the running UI must have answered
-    /// the ping it has (nil: it owes none).
-    package mutating func due(at now: Double, answerDue: Double?) -> [Action] {
-        var actions: [Action] = []
+    /// What to do at `now`; `answerDue` is when the running UI must have answered the ping
+    /// it has (nil: it owes none).
+    package mutating func due(at now: Double, answerDue: Double?) -> Due {
+        var due = Due()
         if let at = restartAt, now >= at, !running {
-            actions.append(.start)
-        } else if running, let due = answerDue, now >= due {
-            actions.append(.replace("stopped answering"))
+            due.action = .start
+        } else if running, let answer = answerDue, now >= answer {
+            due.action = .replace
         } else if running, let at = nextPing, now >= at {
             nextPing = nil
-            actions.append(.ping)
+            due.action = .ping
         }
         if let at = fallbackAt, now >= at, !fallbackShown {
             fallbackAt = nil
             fallbackShown = true
-            actions.append(.drawFallback)
+            due.drawFallback = true
         }
-        return actions
+        return due
     }
 
     /// When `due` has something to do next.

@@ -235,18 +235,20 @@ package final class Guard {
             grabs.regrab(at: now)
             if !grabs.complete { deadline.consider(now + 0.02) }
         }
-        for action in supervision.due(at: now, answerDue: ui?.answerDue) {
-            switch action {
-            case .start:
-                startUI()
-            case .replace(let reason):
-                if let running = ui { replaceUI(running, because: reason) }
-            case .ping:
-                if let running = ui, let reason = running.ping(at: now) { replaceUI(running, because: reason) }
-            case .drawFallback:
-                report("the slider's drawing program has not drawn for \(UISupervision.fallbackDelay) s; drawing a plain slider")
-                fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
-            }
+        let due = supervision.due(at: now, answerDue: ui?.answerDue)
+        switch due.action {
+        case .start?:
+            startUI()
+        case .replace?:
+            if let running = ui { replaceUI(running, because: "stopped answering") }
+        case .ping?:
+            if let running = ui, let reason = running.ping(at: now) { replaceUI(running, because: reason) }
+        case nil:
+            break
+        }
+        if due.drawFallback {
+            report("the slider's drawing program has not drawn for \(UISupervision.fallbackDelay) s; drawing a plain slider")
+            fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
         }
         if let first = exposeAt.first, now >= first {
             exposeAt.removeAll { $0 <= now }

@@ -42,7 +42,7 @@ package func runCommandLine(
 }
 
 /// `SLIDEGATE_TEST_IDLE_LIMIT`: seconds, for the tests only, after which an idle password
-/// stage closes instead of 30 (README: testing notes); nil when unset or not a number > 0.
+/// stage closes instead of 30 (docs/TESTING.md); nil when unset or not a number > 0.
 package func testIdleLimit() -> Double? {
     guard let text = getenv("SLIDEGATE_TEST_IDLE_LIMIT").map({ String(cString: $0) }), let seconds = Double(text),
         seconds > 0

@@ -5,9 +5,9 @@ import Testing
     @Test func aUIStartsAndIsAskedSoonThenOnlyWhileItAnimates() {
         var s = UISupervision(start: 0)
         s.started(at: 0)
-        #expect(s.due(at: 0.1, answerDue: nil) == [])
+        #expect(s.due(at: 0.1, answerDue: nil) == UISupervision.Due())
         #expect(s.deadline == 0.25, "asked a quarter second after its start")
-        #expect(s.due(at: 0.25, answerDue: nil) == [.ping])
+        #expect(s.due(at: 0.25, answerDue: nil) == UISupervision.Due(action: .ping))
         #expect(s.nextPing == nil)
         _ = s.drew()
         s.answered(at: 0.3, animating: false)
@@ -19,11 +19,11 @@ import Testing
     @Test func aUIThatDoesNotAnswerIsReplacedAndTheNextStartsAtOnce() {
         var s = UISupervision(start: 0)
         s.started(at: 0)
-        #expect(s.due(at: 0.25, answerDue: nil) == [.ping])
-        #expect(s.due(at: 1.0, answerDue: 1.25) == [], "still within its second")
-        #expect(s.due(at: 1.25, answerDue: 1.25) == [.replace("stopped answering")])
+        #expect(s.due(at: 0.25, answerDue: nil) == UISupervision.Due(action: .ping))
+        #expect(s.due(at: 1.0, answerDue: 1.25) == UISupervision.Due(), "still within its second")
+        #expect(s.due(at: 1.25, answerDue: 1.25) == UISupervision.Due(action: .replace))
         s.ended(at: 1.25, after: 1.25)
-        #expect(s.due(at: 1.25, answerDue: nil).first == .start, "the first early death: at once")
+        #expect(s.due(at: 1.25, answerDue: nil).action == .start, "the first early death: at once")
     }
 
     /// UIs that keep dying within 2 s of their start wait 0.1 s, doubling, up to 5 s.
@@ -38,7 +38,7 @@ import Testing
             let restart = s.restartAt!
             waits.append(((restart - now) * 1000).rounded() / 1000)
             now = restart
-            #expect(s.due(at: now, answerDue: nil).contains(.start))
+            #expect(s.due(at: now, answerDue: nil).action == .start)
         }
         #expect(waits == [0, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
         s.started(at: now)
@@ -52,14 +52,14 @@ import Testing
     @Test func theFallbackIsDrawnOnceAndGivesWayToAUIThatDraws() {
         var s = UISupervision(start: 10)
         s.couldNotStart(at: 10)
-        #expect(s.due(at: 10, answerDue: nil) == [.start])
+        #expect(s.due(at: 10, answerDue: nil) == UISupervision.Due(action: .start))
         s.couldNotStart(at: 10)
-        #expect(s.due(at: 11.9, answerDue: nil) == [.start])
+        #expect(s.due(at: 11.9, answerDue: nil) == UISupervision.Due(action: .start))
         s.couldNotStart(at: 11.9)
         let actions = s.due(at: 12, answerDue: nil)
-        #expect(actions.contains(.drawFallback))
+        #expect(actions.drawFallback)
         #expect(s.fallbackShown && s.fallbackAt == nil)
-        #expect(!s.due(at: 13, answerDue: nil).contains(.drawFallback), "once")
+        #expect(!s.due(at: 13, answerDue: nil).drawFallback, "once")
         s.started(at: 13)
         let first = s.drew()
         #expect(first, "the first frame after the fallback")
@@ -80,7 +80,7 @@ import Testing
         s.answered(at: 0.2, animating: true)
         #expect(s.nextPing == nil, "nothing is asked of a sleeping UI")
         s.blankChanged(false, at: 5)
-        #expect(s.due(at: 5, answerDue: nil) == [.ping], "asked at once when the screen is back")
+        #expect(s.due(at: 5, answerDue: nil) == UISupervision.Due(action: .ping), "asked at once when the screen is back")
     }
 
     @Test func inputIsFollowedByAQuestionUnlessTheGuardDrawsTheDrag() {
@@ -99,6 +99,6 @@ import Testing
         s.started(at: 0)
         s.stopped()
         #expect(s.deadline == nil)
-        #expect(s.due(at: 100, answerDue: nil) == [])
+        #expect(s.due(at: 100, answerDue: nil) == UISupervision.Due())
     }
 }
