@@ -407,6 +407,7 @@ package final class Guard {
     /// The gate took an input: the UI hears of it, or the guard draws the drag's frame itself
     /// while the slider is lent.
     private func heard(_ input: GateInput, at now: Double) {
+        guard GuardMessage.forwards(input) else { return }
         if case .motion = input, drawLentSlider(at: now) {
             // The UI sleeps through the drag; it gets the newest motion when the loan ends.
             loan.drew(input, at: now)

@@ -468,6 +468,15 @@ extension GuardMessage {
         }
     }
 
+    /// Whether the UI hears of `input`: the window manager's close and the signals are the
+    /// decider's alone, and no message carries them.
+    package static func forwards(_ input: GateInput) -> Bool {
+        switch input {
+        case .closeRequested, .signal: false
+        default: true
+        }
+    }
+
     /// The input a tag names, with the message's x and y where it has a place.
     static func input(_ tag: InputTag, x: Double, y: Double) -> GateInput {
         switch tag {

@@ -235,6 +235,7 @@ import Testing
         let gate = try lock()
         gate.signal(SIGTERM)
         #expect(gate.wait() == 143)
+        #expect(!gate.standardError.contains("drawing program"), "the UI was not replaced on the way out: \(gate.standardError)")
         #expect(client.canGrabKeyboard())
         #expect(client.canGrabPointer())
         #expect(client.mappedTopLevels().isEmpty)

@@ -19,6 +19,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(buffer == before, "nothing of it is left in the buffer")
         #expect(GuardMessage.echo(String(repeating: "x", count: GuardProtocol.maximumFrame - 5)).appendFrame(to: &buffer))
         #expect(!GuardMessage.input(.signal(15), at: 0).appendFrame(to: &buffer), "an input the guard never forwards")
+        #expect(!GuardMessage.forwards(.signal(15)) && !GuardMessage.forwards(.closeRequested) && GuardMessage.forwards(.release))
         #expect(AuthReply.notice(error: false, text: String(repeating: "x", count: 70_000)).frame.isEmpty)
     }
 
