@@ -39,13 +39,14 @@ package enum Completions {
     static var zsh: String {
         let specs = OptionSpec.all.map { option -> String in
             let exclusive = ["help", "version"].contains(option.name) ? "(- *)" : ""
+            let placeholder = option.placeholder ?? "VALUE"
             let value: String =
                 switch option.argument {
                 case .none: ""
-                case .text: ":\(option.placeholder!): "
-                case .command: ":\(option.placeholder!):_command_names -e"
-                case .file: ":\(option.placeholder!):_files"
-                case .choice(let values): ":\(option.placeholder!):(\(values.joined(separator: " ")))"
+                case .text: ":\(placeholder): "
+                case .command: ":\(placeholder):_command_names -e"
+                case .file: ":\(placeholder):_files"
+                case .choice(let values): ":\(placeholder):(\(values.joined(separator: " ")))"
                 }
             // Inside single quotes, a quote is written '\''.
             let summary = option.summary.replacingQuotes(with: "'\\''")

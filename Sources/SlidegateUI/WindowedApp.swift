@@ -93,10 +93,7 @@ package final class WindowedApp {
     /// A program installed beside this one (slidegate-ui and slidegate-auth share a
     /// directory: the build tree, or libexec/slidegate).
     private static func helperBeside(_ name: String) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
+        programDirectory() + "/" + name
     }
 
     /// The gate's layout: the slider, and the wheels' row (the window's upper part) if there is one.

@@ -2,6 +2,15 @@ import Glibc
 import SlidegateCore
 
 /// Writes one line, prefixed with "slidegate: ", to standard error.
+/// The directory of the running program's executable (from /proc/self/exe, else from how
+/// it was called).
+package func programDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+}
+
 package func report(_ message: String) {
     let line = "slidegate: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }

@@ -18,11 +18,7 @@ package enum Translation {
 
     /// Where the catalogues are: beside an installed program, or in the build tree.
     private static func catalogueDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let exe = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let directory = programDirectory()
         // /usr/bin/slidegate and /usr/libexec/slidegate/slidegate-ui; .build/<triple>/debug/slidegate.
         let candidates = [directory + "/../share/locale", directory + "/../../share/locale", directory + "/../../locale"]
         return candidates.first { access($0, R_OK | X_OK) == 0 }

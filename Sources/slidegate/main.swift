@@ -10,10 +10,7 @@ import SlidegateXlib
 /// directory), or in ../libexec/slidegate (an installation: /usr/bin and
 /// /usr/libexec/slidegate).
 func helperPath(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let exe = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-    let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let directory = programDirectory()
     let candidates = [directory + "/" + name, directory + "/../libexec/slidegate/" + name]
     return candidates.first { access($0, X_OK) == 0 } ?? candidates[0]
 }
