@@ -215,16 +215,14 @@ package struct Gate: Sendable {
     }
 
     /// Lets time pass: ends a spring-back, a refusal, an idle password stage, or the whole
-    /// gate on timeout.
+    /// gate on timeout. The only action time alone takes is that exit: a host sees the stage
+    /// close in `entry`, and wipes the secret as it does for any close.
     package mutating func advance(to now: Double) -> GateAction? {
         guard exitStatus == nil else { return nil }
         (slide, verification) = settled(at: now)
         banners.advance(to: now)
         wheels?.advance(to: now)
-        if let idle = idleDeadline, now >= idle {
-            closeEntry(at: now)
-            return .secret(.clear)
-        }
+        if let idle = idleDeadline, now >= idle { closeEntry(at: now) }
         if let deadline, now >= deadline {
             if verification.isVerifying {
                 timedOutWhileVerifying = true
@@ -235,10 +233,15 @@ package struct Gate: Sendable {
         return nil
     }
 
+    /// Time passes to `now`, then the input counts: it is lost only when time ended the gate.
     package mutating func handle(_ input: GateInput, at now: Double) -> GateAction? {
         defer { if settings.reduceMotion { wheels?.stopTurning() } }
+        let wasOpen = entry.isOpen
         if let action = advance(to: now) { return action }
         guard exitStatus == nil else { return nil }
+        // A key that comes after the stage closed for want of keys does not open it again at
+        // once: the host, which saw it open throughout, would carry the old secret over.
+        let closedByTime = wasOpen && !entry.isOpen
         switch input {
         case .signal(let n):
             return finish(.signal(n))
@@ -310,7 +313,7 @@ package struct Gate: Sendable {
             if entry.isOpen { closeEntry(at: now) } else { slide.cancel(at: now) }
             if !settings.bannersInTrack { banners.post(Banner(.error, settings.strings.refusal), at: now) }
         case .key(let key):
-            guard settings.auth.usesPassword, !verification.isVerifying, !limiter.isBlocked(at: now) else { return nil }
+            guard settings.auth.usesPassword, !verification.isVerifying, !limiter.isBlocked(at: now), !closedByTime else { return nil }
             if !entry.isOpen {
                 guard key == .character, !slide.isDragging else { return nil }
                 slide.complete()
@@ -458,9 +461,9 @@ package struct Gate: Sendable {
     }
 
     /// The moment the password stage closes by itself for want of keys, while it is open and
-    /// not waiting for PAM.
+    /// waits for nothing (neither PAM nor the unlock command).
     package var idleDeadline: Double? {
-        entry.isOpen && !entry.checking ? entry.lastActivity + settings.idleLimit : nil
+        entry.isOpen && !entry.checking && !verification.isVerifying ? entry.lastActivity + settings.idleLimit : nil
     }
 
     /// When the scene next changes or the gate next has to act without any input, or nil

@@ -7,6 +7,7 @@ extension FuzzTarget {
     /// wheels' digits, the unlock command's end: as the bytes say). After every step:
     /// - the gate completes only where it may: a slide released at its end (no `--auth`), a
     ///   granted verdict (`--auth`), or an unlock command that succeeded once one ran;
+    /// - the end of a running unlock command is never lost: the gate stops waiting for it;
     /// - the thumb's value is a number from 0 to 1;
     /// - at most `BannerQueue.maximumWaiting` banners wait, and the state fits a frame.
     static func gate(_ bytes: [UInt8]) throws(FuzzFailure) {
@@ -37,10 +38,17 @@ extension FuzzTarget {
             // What the guard does with an action, as far as it feeds the gate again.
             var cause = input
             var answers = 0
-            while let done = action, answers < 8 {
+            while true {
+                let ran = commandRunning
+                if case .unlockCommandFinished? = cause, ran {
+                    commandRunning = false
+                    guard gate.exitStatus != nil || !gate.verification.isVerifying else {
+                        throw FuzzFailure("the unlock command's end was lost")
+                    }
+                }
+                guard let done = action, answers < 8 else { break }
                 answers += 1
-                try checkCompletion(done, after: cause, auth: auth, commandRunning: commandRunning)
-                if case .unlockCommandFinished? = cause { commandRunning = false }
+                try checkCompletion(done, after: cause, auth: auth, commandRunning: ran)
                 let reply: GateInput?
                 switch done {
                 case .exit: reply = nil

@@ -78,8 +78,27 @@ private func slideAndAsk(_ g: inout Gate, at t: Double = 0) {
         _ = g.handle(.key(.character), at: 5)
         #expect(g.nextActionDeadline == 35)
         #expect(g.advance(to: 34.9) == nil)
-        #expect(g.advance(to: 35) == .secret(.clear))
+        #expect(g.advance(to: 35) == nil, "the host wipes the secret when it sees the stage close")
         #expect(!g.entry.isOpen)
+    }
+
+    @Test func aKeyAfterTheIdleLimitDoesNotOpenTheStageInTheSameBreath() {
+        var g = pamGate()
+        slideAndAsk(&g)
+        _ = g.handle(.key(.character), at: 5)
+        #expect(g.handle(.key(.character), at: 35.5) == nil)
+        #expect(!g.entry.isOpen, "a host that saw the stage open throughout would keep the old secret")
+        #expect(g.handle(.key(.character), at: 36) == .secret(.append), "the next key opens it")
+    }
+
+    @Test func theUnlockCommandsEndIsHeardWhenItComesAfterTheIdleLimit() {
+        var g = pamGate(command: "false")
+        slideAndAsk(&g)
+        // A stack that grants without an answer (pam_permit, a fingerprint).
+        #expect(g.handle(.authVerdict(granted: true, message: nil), at: 2) == .runUnlockCommand("false"))
+        #expect(g.nextActionDeadline == nil, "the stage waits for the command, not for keys")
+        #expect(g.handle(.unlockCommandFinished(succeeded: false), at: 41) == nil)
+        #expect(!g.verification.isVerifying && !g.entry.isOpen, "the refusal counts: the gate waits for nothing")
     }
 
     @Test func aRefusalShakesClearsAndSaysWhy() {
