@@ -13,7 +13,11 @@ package enum Translation {
         guard let directory = catalogueDirectory() else { return Strings() }
         bindtextdomain("slidegate", directory)
         bind_textdomain_codeset("slidegate", "UTF-8")
-        return Strings().translated { english in dgettext("slidegate", english).map { String(cString: $0) } ?? english }
+        // Untranslated, dgettext hands back the msgid's own pointer, which is valid only
+        // inside withCString: the English string is then kept as it is.
+        return Strings().translated { english in
+            english.withCString { id in dgettext("slidegate", id).flatMap { $0 == id ? nil : String(cString: $0) } } ?? english
+        }
     }
 
     /// Where the catalogues are: beside an installed program, or in the build tree.
