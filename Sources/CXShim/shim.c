@@ -78,6 +78,8 @@ int sg_forbid_core_dumps(void) {
     return 0;
 }
 
+int sg_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : errno; }
+
 int sg_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
 
 int sg_signalfd(const sigset_t *set) { return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC); }

@@ -183,7 +183,8 @@ func authenticate(service: String, tty: String, user: String, socket: GuardSocke
     switch status {
     case PAM_SUCCESS: return .verdict(.granted, message: nil)
     case PAM_NEW_AUTHTOK_REQD: return .verdict(.grantedPasswordExpired, message: nil)
-    case PAM_AUTH_ERR, PAM_USER_UNKNOWN: return .verdict(.refused, message: nil)
+    // A plain refusal: no reason given, the person tries again (a no-match is one).
+    case PAM_AUTH_ERR, PAM_USER_UNKNOWN, PAM_MAXTRIES: return .verdict(.refused, message: nil)
     default: return .verdict(.refused, message: reason)
     }
 }
@@ -339,6 +340,12 @@ if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--set-pin" {
     exit(setPin(path: CommandLine.arguments[2]).code)
 }
 refuseIfTraced()
+// A helper blocked in PAM (a reader waiting for a finger) reads nothing from the guard: it
+// ends with the guard instead of noticing its socket close.
+if case let code = sg_die_with_parent(), code != 0 {
+    report("slidegate-auth: cannot end with the guard (\(String(cString: strerror(code))))")
+    exit(1)
+}
 signal(SIGPIPE, SIG_IGN)
 guard let account = getpwuid(getuid()) else {
     report("slidegate-auth: no user has uid \(getuid())")

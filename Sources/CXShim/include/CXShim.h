@@ -48,6 +48,10 @@ int sg_open_path(const char *path);
    and a core size limit of 0. Returns 0, or the errno of the call that failed. */
 int sg_forbid_core_dumps(void);
 
+/* For a helper: SIGKILL when the process that started it ends (PR_SET_PDEATHSIG), so a helper
+   blocked in PAM does not outlive its guard. Returns 0, or errno. */
+int sg_die_with_parent(void);
+
 /* Installed setgid (to a group of its own, so that the kernel starts it non-dumpable and
    no process of the same user can read or trace it before it protects itself), the
    authentication helper gives the group up at once: the effective and saved group become the
