@@ -30,7 +30,7 @@ XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 
 expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libexec/slidegate/slidegate-auth
-/etc/pam.d/slidegate /usr/share/man/man1/slidegate.1.gz
+/etc/pam.d/slidegate /etc/pam.d/slidegate-fingerprint /etc/pam.d/slidegate-key /usr/share/man/man1/slidegate.1.gz
 /usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
 /usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright
 /usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
@@ -46,7 +46,9 @@ check "dpkg -L lists every file" listed
 check "slidegate --version prints ${version%-*}" test "$(/usr/bin/slidegate --version)" = "slidegate ${version%-*}"
 check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/man1/slidegate.1.gz
 check "the man page is whole (down to SEE ALSO)" bash -c "man slidegate 2>/dev/null | grep -q 'SEE ALSO'"
-check "/etc/pam.d/slidegate is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q /etc/pam.d/slidegate"
+for service in slidegate slidegate-fingerprint slidegate-key; do
+  check "/etc/pam.d/$service is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q ' /etc/pam.d/$service '"
+done
 
 check "slidegate-auth is setgid to the group slidegate" test "$(stat -c '%a %U %G' /usr/libexec/slidegate/slidegate-auth)" = "2755 root slidegate"
 # Run by a throwaway user, the installed helper is not dumpable from its first instruction:

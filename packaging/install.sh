@@ -13,7 +13,8 @@ uninstall=false
 if [ "${1:-}" = --uninstall ]; then uninstall=true; shift; fi
 prefix=${1:-/usr/local}
 root="${DESTDIR:-}$prefix"
-pam="${DESTDIR:-}/etc/pam.d/slidegate"
+pamd="${DESTDIR:-}/etc/pam.d"
+services="slidegate slidegate-fingerprint slidegate-key"
 files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
 share/fish/vendor_completions.d/slidegate.fish
@@ -22,7 +23,9 @@ $(for f in resources/themes/classic/*; do echo "share/slidegate/themes/classic/$
 
 if $uninstall; then
   for f in $files; do rm -f "$root/$f"; done
-  if [ -f "$pam" ] && cmp -s "$pam" packaging/pam.d/slidegate; then rm -f "$pam"; fi
+  for service in $services; do
+    if [ -f "$pamd/$service" ] && cmp -s "$pamd/$service" "packaging/pam.d/$service"; then rm -f "$pamd/$service"; fi
+  done
   rmdir "$root/libexec/slidegate" "$root/share/slidegate/themes/classic" "$root/share/slidegate/themes" \
     "$root/share/slidegate" 2>/dev/null || true
   echo "removed slidegate from $root"
@@ -45,10 +48,10 @@ if [ -z "${DESTDIR:-}" ] && [ "$(id -u)" -eq 0 ]; then
   chgrp slidegate "$root/libexec/slidegate/slidegate-auth"
   chmod 2755 "$root/libexec/slidegate/slidegate-auth"
 fi
-if [ ! -e "$pam" ]; then
-  install -d "$(dirname "$pam")"
-  install -m 0644 packaging/pam.d/slidegate "$pam"
-fi
+install -d "$pamd"
+for service in $services; do
+  [ -e "$pamd/$service" ] || install -m 0644 "packaging/pam.d/$service" "$pamd/$service"
+done
 scdoc < packaging/slidegate.1.scd > "$root/share/man/man1/slidegate.1"
 gzip -9nf "$root/share/man/man1/slidegate.1"
 chmod 0644 "$root/share/man/man1/slidegate.1.gz"

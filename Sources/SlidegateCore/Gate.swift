@@ -32,6 +32,9 @@ package enum GateInput: Equatable, Sendable {
     case pinVerdict(granted: Bool, message: String?)
     /// The wheels spin to these (random) digits: at the start and after each wrong PIN.
     case scramble([Int])
+    /// A method that needs no typing (a fingerprint, a security key) ended a transaction:
+    /// granted (the helper then exited as it must), or refused.
+    case methodVerdict(AuthMethod, granted: Bool)
 }
 
 /// What the gate asks the program around it to do.
@@ -59,7 +62,7 @@ package struct Gate: Sendable {
         /// Seconds from the start after which the gate gives up, or nil for never.
         package var timeout: Double?
         package var fps: Int
-        package var auth: AuthMethod
+        package var auth: AuthMethods
         /// Banners replace the label in the track (windowed mode) instead of sliding in
         /// from the top of the screen.
         package var bannersInTrack: Bool
@@ -79,9 +82,12 @@ package struct Gate: Sendable {
         package var rightToLeft = false
         /// The words the gate shows (banners, the busy and refusal labels).
         package var strings = Strings()
+        /// `--grace`: until when (on the shared monotonic clock) the slide alone opens the
+        /// gate whatever `auth` says; nil for no grace.
+        package var graceUntil: Double?
 
         package init(
-            text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethod = .none,
+            text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethods = .none,
             bannersInTrack: Bool = true
         ) {
             self.text = text
@@ -112,6 +118,29 @@ package struct Gate: Sendable {
     private var timedOutWhileVerifying = false
     /// The unlock command this gate asked for runs.
     private var runningCommand = false
+    /// A match by a method that needs no typing, made before the slide completed: until it
+    /// expires, the slide alone opens the gate.
+    package private(set) var heldMatch: HeldMatch?
+    /// The slide completed and only methods that need no typing can open the gate: the thumb
+    /// waits at the end, since this moment, for one of them.
+    package private(set) var awaitingSince: Double?
+    /// The no-typing methods' refusals, counted apart from passwords and PINs: while it
+    /// blocks, the host starts none of them again.
+    package private(set) var methodLimiter = AttemptLimiter()
+
+    /// A match that waits for the slide.
+    package struct HeldMatch: Equatable, Sendable {
+        package var method: AuthMethod
+        package var until: Double
+
+        package init(method: AuthMethod, until: Double) {
+            self.method = method
+            self.until = until
+        }
+    }
+
+    /// How long a match made before the slide holds.
+    package static let matchHold = 10.0
 
     package init(settings: Settings, layout: SliderLayout, start: Double) {
         self.settings = settings
@@ -137,12 +166,19 @@ package struct Gate: Sendable {
         package var wheels: Wheels?
         package var pinLimiter: AttemptLimiter
         package var checkingPin: Bool
+        package var heldMatch: HeldMatch?
+        package var awaitingSince: Double?
+        package var methodLimiter: AttemptLimiter
 
         package init(
             slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(),
             limiter: AttemptLimiter = AttemptLimiter(), banners: BannerQueue = BannerQueue(), capsLock: Bool = false,
-            wheels: Wheels? = nil, pinLimiter: AttemptLimiter = AttemptLimiter(schedule: .pin), checkingPin: Bool = false
+            wheels: Wheels? = nil, pinLimiter: AttemptLimiter = AttemptLimiter(schedule: .pin), checkingPin: Bool = false,
+            heldMatch: HeldMatch? = nil, awaitingSince: Double? = nil, methodLimiter: AttemptLimiter = AttemptLimiter()
         ) {
+            self.heldMatch = heldMatch
+            self.awaitingSince = awaitingSince
+            self.methodLimiter = methodLimiter
             self.slide = slide
             self.verification = verification
             self.entry = entry
@@ -158,7 +194,8 @@ package struct Gate: Sendable {
     package var snapshot: Snapshot {
         Snapshot(
             slide: slide.phase, verification: verification.state, entry: entry, limiter: limiter, banners: banners,
-            capsLock: capsLock, wheels: wheels, pinLimiter: pinLimiter, checkingPin: checkingPin)
+            capsLock: capsLock, wheels: wheels, pinLimiter: pinLimiter, checkingPin: checkingPin, heldMatch: heldMatch,
+            awaitingSince: awaitingSince, methodLimiter: methodLimiter)
     }
 
     /// A gate that carries on from `snapshot`.
@@ -173,6 +210,9 @@ package struct Gate: Sendable {
         if wheels != nil, let saved = snapshot.wheels, saved.count == wheels?.count { wheels = saved }
         pinLimiter = snapshot.pinLimiter
         checkingPin = snapshot.checkingPin
+        heldMatch = snapshot.heldMatch
+        awaitingSince = snapshot.awaitingSince
+        methodLimiter = snapshot.methodLimiter
         // A check that is not the PIN's is the unlock command's.
         if case .verifying = snapshot.verification, !checkingPin, settings.unlockCommand != nil { runningCommand = true }
     }
@@ -223,6 +263,11 @@ package struct Gate: Sendable {
         banners.advance(to: now)
         wheels?.advance(to: now)
         if let idle = idleDeadline, now >= idle { closeEntry(at: now) }
+        if let held = heldMatch, now >= held.until { forgetMatch(at: now) }
+        if let since = awaitingSince, now >= since + settings.idleLimit {
+            stopAwaiting(at: now)
+            slide.cancel(at: now)
+        }
         if let deadline, now >= deadline {
             if verification.isVerifying {
                 timedOutWhileVerifying = true
@@ -269,22 +314,26 @@ package struct Gate: Sendable {
                 return nil
             }
             guard slide.release(at: now) else { return nil }
+            if opensBySlide(at: now) { return slideOpened(at: now) }
             if settings.auth.usesPin { return confirmPin() }
-            if settings.auth == .pam {
+            if settings.auth.usesPassword {
                 openEntry(at: now)
                 return nil
             }
-            return granted()
+            guard !settings.auth.passive.isEmpty else { return granted() }
+            awaitingSince = now
+            banners.post(awaitingBanner, at: now)
+            return nil
         case .scroll(let x, let y, let down):
             guard wheelsTakeInput(at: now), let index = layout.wheelRow?.index(atX: x, y: y) else { return nil }
             wheels?.scroll(index, by: down ? 1 : -1, at: now)
         case .wheelKey(let key):
-            guard settings.auth == .pin, wheelsTakeInput(at: now), wheels?.handle(key, at: now) == true,
+            guard settings.auth.keysTurnWheels, wheelsTakeInput(at: now), wheels?.handle(key, at: now) == true,
                 !slide.isDragging, slide.canGrab(at: now)
             else { return nil }
             slide.complete()
             verification.dismissRefusal()
-            return confirmPin()
+            return opensBySlide(at: now) ? slideOpened(at: now) : confirmPin()
         case .pinVerdict(let granted, let message):
             guard checkingPin else { return nil }
             checkingPin = false
@@ -331,7 +380,8 @@ package struct Gate: Sendable {
         case .authMessage(let kind, let text):
             banners.post(Banner(kind, text), at: now)
         case .authVerdict(let granted, let message):
-            guard entry.isOpen else { return nil }
+            // Not once another method opened the gate and its unlock command runs.
+            guard entry.isOpen, !runningCommand else { return nil }
             if granted {
                 limiter.succeeded()
                 pinLimiter.succeeded()
@@ -345,8 +395,60 @@ package struct Gate: Sendable {
             }
         case .bannerClicked:
             banners.dismiss(at: now)
+        case .methodVerdict(let method, let granted):
+            guard method.isPassive, settings.auth.contains(method), !runningCommand else { return nil }
+            guard granted else {
+                methodLimiter.failed(at: now)
+                return nil
+            }
+            methodLimiter.succeeded()
+            // After the slide (the password stage open, a PIN being checked, the thumb
+            // waiting at the end): open now. A typed password and a PIN are not waited for.
+            if entry.isOpen || checkingPin || awaitingSince != nil {
+                checkingPin = false
+                stopAwaiting(at: now)
+                return self.granted()
+            }
+            forgetMatch(at: now)
+            heldMatch = HeldMatch(method: method, until: now + Self.matchHold)
+            banners.post(recognisedBanner(method), at: now)
         }
         return nil
+    }
+
+    /// Whether the slide alone opens the gate at `now`: in `--grace`, or with a match held.
+    package func opensBySlide(at now: Double) -> Bool {
+        settings.graceUntil.map { now < $0 } == true || heldMatch.map { now < $0.until } == true
+    }
+
+    /// The slide completed while it alone opens the gate: the held match is used up.
+    private mutating func slideOpened(at now: Double) -> GateAction {
+        forgetMatch(at: now)
+        return granted()
+    }
+
+    private func recognisedBanner(_ method: AuthMethod) -> Banner {
+        Banner(.info, method == .key ? settings.strings.keyRecognised : settings.strings.fingerprintRecognised, persistent: true)
+    }
+
+    /// What the thumb waiting at the end asks for.
+    private var awaitingBanner: Banner {
+        let asks = settings.auth.passive.map { $0 == .key ? settings.strings.touchKey : settings.strings.placeFinger }
+        return Banner(.info, asks.joined(separator: " · "), persistent: true)
+    }
+
+    private mutating func forgetMatch(at now: Double) {
+        guard let held = heldMatch else { return }
+        heldMatch = nil
+        let banner = recognisedBanner(held.method)
+        banners.withdraw(at: now) { $0 == banner }
+    }
+
+    private mutating func stopAwaiting(at now: Double) {
+        guard awaitingSince != nil else { return }
+        awaitingSince = nil
+        let banner = awaitingBanner
+        banners.withdraw(at: now) { $0 == banner }
     }
 
     /// The completion is granted (by the slide alone, or by PAM): run the unlock command,
@@ -404,7 +506,7 @@ package struct Gate: Sendable {
         var scene = presenter.scene(
             slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
             banners: banners, at: now)
-        if settings.countdown, let left = secondsLeft(at: now), scene.field == nil {
+        if let left = settings.countdown ? secondsLeft(at: now) : graceLeft(at: now), scene.field == nil {
             if var label = scene.label, label.placement == .afterThumb {
                 label.text = "\(label.text) · \(left)"
                 scene.label = label
@@ -416,7 +518,7 @@ package struct Gate: Sendable {
         }
         if let wheels {
             scene.wheels = Scene.WheelsView(
-                positions: wheels.positions(at: now), focus: settings.auth == .pin ? wheels.focus : nil,
+                positions: wheels.positions(at: now), focus: settings.auth.keysTurnWheels ? wheels.focus : nil,
                 enabled: !pinLimiter.isBlocked(at: now))
         }
         return scene
@@ -433,10 +535,20 @@ package struct Gate: Sendable {
         deadline.map { Int(max(0, ($0 - now).rounded(.up))) }
     }
 
-    /// `--countdown`: when the seconds shown next change.
+    /// `--grace`: the whole seconds of grace left, counted up, while it lasts.
+    package func graceLeft(at now: Double) -> Int? {
+        guard let end = settings.graceUntil, now < end else { return nil }
+        return Int((end - now).rounded(.up))
+    }
+
+    /// `--countdown` (or else `--grace`): when the seconds shown next change.
     private func countdownTick(after now: Double) -> Double? {
-        guard settings.countdown, let deadline, let left = secondsLeft(at: now), left > 0 else { return nil }
-        return deadline - Double(left - 1)
+        if settings.countdown {
+            guard let deadline, let left = secondsLeft(at: now), left > 0 else { return nil }
+            return deadline - Double(left - 1)
+        }
+        guard let end = settings.graceUntil, let left = graceLeft(at: now) else { return nil }
+        return end - Double(left - 1)
     }
 
     /// When the wheels next need a frame (while any turns by itself), or a PIN delay ends.
@@ -457,7 +569,10 @@ package struct Gate: Sendable {
     /// When the gate next has to act without input (the timeout), or nil: what a process
     /// that only decides, and draws nothing, waits for.
     package var nextActionDeadline: Double? {
-        exitStatus != nil ? nil : [verification.isVerifying ? nil : deadline, idleDeadline].compactMap { $0 }.min()
+        exitStatus != nil
+            ? nil
+            : [verification.isVerifying ? nil : deadline, idleDeadline, heldMatch?.until, awaitingSince.map { $0 + settings.idleLimit }]
+                .compactMap { $0 }.min()
     }
 
     /// The moment the password stage closes by itself for want of keys, while it is open and
@@ -496,6 +611,8 @@ package struct Gate: Sendable {
         var next = Earliest()
         next.consider(banners.nextChange(after: now, fps: settings.fps))
         next.consider(idleDeadline)
+        next.consider(heldMatch?.until)
+        next.consider(awaitingSince.map { $0 + settings.idleLimit })
         next.consider(wheelsChange(after: now))
         next.consider(countdownTick(after: now))
         if !verification.isVerifying { next.consider(deadline) }

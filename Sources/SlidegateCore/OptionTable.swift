@@ -125,16 +125,17 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "auth", argument: .choice(AuthMethod.allCases.map(\.rawValue)), placeholder: "METHOD",
-            expected: listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.brief))" }, last: " or "),
-            defaultValue: AuthMethod.none.rawValue, modes: .both,
+            name: "auth", argument: .choice(["none"] + AuthMethod.allCases.map(\.rawValue)), placeholder: "METHODS",
+            expected: "none, or a comma list of "
+                + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.brief))" }, last: " and ") + ", each at most once",
+            defaultValue: "none", modes: .both,
             help: wrapped(
-                "what opens the gate once the slide completes: "
-                    + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0 == .none ? "default" : $0.explained))" }, last: ", or ")),
+                "what opens the gate once the slide completes: none (the slide alone, the default), or a comma list of "
+                    + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.explained))" }, last: " and ") + ": whichever comes first"),
             summary: "what opens the gate after the slide",
             set: { p, v, _ in
-                guard let method = AuthMethod(rawValue: v) else { return false }
-                p.options.auth = method
+                guard let methods = AuthMethods(spelled: v) else { return false }
+                p.options.auth = methods
                 return true
             }),
         OptionSpec(
@@ -161,8 +162,40 @@ extension OptionSpec {
             defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],
             summary: "the PAM service for --auth pam",
             set: { p, v, _ in
-                guard !v.isEmpty, !v.contains("/") else { return false }
-                p.options.pamService = v
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.pamService = name
+                return true
+            }),
+        OptionSpec(
+            name: "fingerprint-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate-fingerprint", modes: .both,
+            help: ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"],
+            summary: "the PAM service for fingerprint in --auth",
+            set: { p, v, _ in
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.fingerprintService = name
+                return true
+            }),
+        OptionSpec(
+            name: "key-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate-key", modes: .both,
+            help: ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"],
+            summary: "the PAM service for key in --auth",
+            set: { p, v, _ in
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.keyService = name
+                return true
+            }),
+        OptionSpec(
+            name: "grace", argument: .text, placeholder: "SECONDS", expected: "a number of seconds, 0 or more, such as 5 or 2.5",
+            defaultValue: "0", modes: .lock,
+            help: ["lock mode: for SECONDS after the lock is up, the slide alone", "opens it, whatever --auth says"],
+            summary: "lock mode: the slide alone opens the lock for a while",
+            set: { p, v, _ in
+                guard let seconds = v.allSatisfy({ $0 == "0" || $0 == "." }) && v.contains("0") && v.filter({ $0 == "." }).count <= 1
+                    ? 0 : Options.parseSeconds(v)
+                else { return false }
+                p.options.grace = seconds
                 return true
             }),
         OptionSpec(
@@ -361,9 +394,10 @@ extension OptionSpec {
     package static var helpLines: String {
         all.map { option in
             let gutter = "  " + option.usage
-            let first = gutter.count < 25 ? gutter + String(repeating: " ", count: 25 - gutter.count) : gutter + " "
-            let rest = option.help.dropFirst().map { String(repeating: " ", count: 25) + $0 }
-            return ([first + option.help[0]] + rest).joined(separator: "\n")
+            let indent = String(repeating: " ", count: 25)
+            // A name too long for the gutter stands on a line of its own.
+            let first = gutter.count < 24 ? [gutter + String(repeating: " ", count: 25 - gutter.count) + option.help[0]] : [gutter, indent + option.help[0]]
+            return (first + option.help.dropFirst().map { indent + $0 }).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 }

@@ -57,8 +57,12 @@ package struct Options: Equatable, Sendable {
 
     /// Whether the thumb slides right to left, as `--direction` and the label decide.
     package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
-    package var auth = AuthMethod.none
+    package var auth = AuthMethods.none
     package var pamService = "slidegate"
+    package var fingerprintService = "slidegate-fingerprint"
+    package var keyService = "slidegate-key"
+    /// `--grace`: seconds after the lock is up in which the slide alone opens it (0: none).
+    package var grace = 0.0
     /// `--message`: a line above the slider for the whole lock.
     package var message: String?
     package var reveal = Reveal.none
@@ -91,40 +95,96 @@ package struct Options: Equatable, Sendable {
     }
 }
 
-/// What opens the gate once the slide completes.
+/// One way to open the gate once the slide completes; `--auth` lists any of them.
 package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
-    /// The slide alone.
-    case none
     /// The user's password, checked by PAM (in slidegate-auth).
     case pam
     /// The PIN set on the wheels, checked against the PIN file (in slidegate-auth).
     case pin
-    /// Either: the wheels by pointer, or the password by keyboard.
-    case pinAndPam = "pin,pam"
+    /// A finger on the reader: a PAM service that needs no typing (pam_fprintd).
+    case fingerprint
+    /// A security key: a PAM service that needs no typing (pam_u2f).
+    case key
 
     /// What the method is, in a few words (for `--auth`'s error message).
     package var brief: String {
         switch self {
-        case .none: "the slide alone"
         case .pam: "the user's password"
         case .pin: "the PIN wheels"
-        case .pinAndPam: "either"
+        case .fingerprint: "a fingerprint"
+        case .key: "a security key"
         }
     }
 
     /// What the method is, for `--help`.
     package var explained: String {
         switch self {
-        case .none: "the slide alone"
         case .pam: "the user's password, checked by PAM"
         case .pin: "the PIN set on the wheels"
-        case .pinAndPam: "the wheels, or the password by keyboard"
+        case .fingerprint: "a finger on the reader"
+        case .key: "a security key; both need no typing"
         }
     }
 
+    /// Whether the method needs nothing typed or set: it runs by itself from the moment the
+    /// lock is up, in a helper of its own.
+    package var isPassive: Bool { self == .fingerprint || self == .key }
+
+    fileprivate var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self)!) }
+}
+
+/// What `--auth` asks for: the slide alone (`none`, the empty set), or any of a set of
+/// methods, whichever comes first.
+package struct AuthMethods: Equatable, Hashable, Sendable {
+    /// One bit a method, in `AuthMethod.allCases` order.
+    package let rawValue: UInt8
+
+    /// The methods that `rawValue`'s bits name, or nil for a bit that names none.
+    package init?(rawValue: UInt8) {
+        guard rawValue & ~Self.all.rawValue == 0 else { return nil }
+        self.rawValue = rawValue
+    }
+
+    package init(_ methods: [AuthMethod]) {
+        rawValue = methods.reduce(0) { $0 | $1.bit }
+    }
+
+    package static let none = AuthMethods([])
+    package static let pam = AuthMethods([.pam])
+    package static let pin = AuthMethods([.pin])
+    private static let all = AuthMethods(AuthMethod.allCases)
+
+    package func contains(_ method: AuthMethod) -> Bool { rawValue & method.bit != 0 }
+
+    /// The methods, in `AuthMethod.allCases` order.
+    package var methods: [AuthMethod] { AuthMethod.allCases.filter(contains) }
+
+    /// The methods that run by themselves (`fingerprint`, `key`).
+    package var passive: [AuthMethod] { methods.filter(\.isPassive) }
+
     /// Whether keys type a password for PAM.
-    package var usesPassword: Bool { self == .pam || self == .pinAndPam }
-    package var usesPin: Bool { self == .pin || self == .pinAndPam }
+    package var usesPassword: Bool { contains(.pam) }
+    package var usesPin: Bool { contains(.pin) }
+    /// Whether keys turn the wheels (the PIN without a password to type).
+    package var keysTurnWheels: Bool { usesPin && !usesPassword }
+
+    /// As `--auth` takes it: "none", or the methods joined by commas.
+    package var spelled: String { self == .none ? "none" : methods.map(\.rawValue).joined(separator: ",") }
+
+    /// `--auth`'s value: "none", or a comma list of methods, each once, in any order; nil
+    /// for anything else.
+    package init?(spelled text: String) {
+        if text == "none" {
+            self = .none
+            return
+        }
+        var methods: [AuthMethod] = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let method = AuthMethod(rawValue: String(word)), !methods.contains(method) else { return nil }
+            methods.append(method)
+        }
+        self.init(methods)
+    }
 }
 
 /// What the command line asks for.
@@ -270,7 +330,14 @@ extension Options {
             throw UserError("--countdown: counts down --timeout, which is not given", status: .usage)
         }
         if pinFileGiven?.origin == .commandLine && !options.auth.usesPin {
-            throw UserError("--pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin", status: .usage)
+            throw UserError("--pin-file: the PIN file is only read with pin in --auth, or with --set-pin", status: .usage)
+        }
+        for (name, method) in [("pam-service", AuthMethod.pam), ("fingerprint-service", .fingerprint), ("key-service", .key)]
+        where !options.auth.contains(method) && commandLine.contains(where: { $0.option.name == name }) {
+            throw UserError("--\(name): the service is only used with \(method.rawValue) in --auth", status: .usage)
+        }
+        if options.grace > 0 && options.auth == .none {
+            throw UserError("--grace: with --auth none the slide alone always opens the lock; give --auth too", status: .usage)
         }
         if let geometry {
             if slider != nil {
@@ -339,6 +406,21 @@ extension Options {
             throw UserError(
                 "\(given.origin.naming(given.option.name)): expected \(what) at least \(minimum) pixels tall and at least twice as wide as tall, at most \(maximumSide) pixels either way, got \"\(given.value ?? "")\"",
                 status: .usage)
+        }
+    }
+
+    /// A PAM service's name: a file name in /etc/pam.d, so not empty and without "/".
+    static func serviceName(_ text: String) -> String? {
+        text.isEmpty || text.contains("/") || text == "." || text == ".." ? nil : text
+    }
+
+    /// The PAM service a method runs (nil for the PIN, which the helper checks itself).
+    package func service(for method: AuthMethod) -> String? {
+        switch method {
+        case .pam: pamService
+        case .pin: nil
+        case .fingerprint: fingerprintService
+        case .key: keyService
         }
     }
 

@@ -10,16 +10,25 @@ package struct Strings: Equatable, Sendable {
     package var capsLock = "Caps Lock is on"
     /// Before a countdown's seconds: "try again in 12 s".
     package var tryAgainIn = "try again in"
+    /// A fingerprint or security key matched before the slide.
+    package var fingerprintRecognised = "fingerprint recognised — slide to unlock"
+    package var keyRecognised = "security key recognised — slide to unlock"
+    /// After the slide, when only a fingerprint or a security key can open the gate.
+    package var placeFinger = "place your finger on the reader"
+    package var touchKey = "touch your security key"
 
     package init() {}
 
     /// All of them, in a fixed order (what the guard sends the UI).
-    package var all: [String] { [label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn] }
+    package var all: [String] {
+        [label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn, fingerprintRecognised, keyRecognised, placeFinger, touchKey]
+    }
 
     /// From `all`'s order; nil when there are not exactly as many.
     package init?(all: [String]) {
         guard all.count == Strings().all.count else { return nil }
         (label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn) = (all[0], all[1], all[2], all[3], all[4], all[5], all[6])
+        (fingerprintRecognised, keyRecognised, placeFinger, touchKey) = (all[7], all[8], all[9], all[10])
     }
 
     /// The longest a translation may be, in bytes of UTF-8: a catalogue is a file from
@@ -36,6 +45,10 @@ package struct Strings: Equatable, Sendable {
         copy.wrongPin = translate(wrongPin).cut(toUTF8: Self.maximumLength)
         copy.capsLock = translate(capsLock).cut(toUTF8: Self.maximumLength)
         copy.tryAgainIn = translate(tryAgainIn).cut(toUTF8: Self.maximumLength)
+        copy.fingerprintRecognised = translate(fingerprintRecognised).cut(toUTF8: Self.maximumLength)
+        copy.keyRecognised = translate(keyRecognised).cut(toUTF8: Self.maximumLength)
+        copy.placeFinger = translate(placeFinger).cut(toUTF8: Self.maximumLength)
+        copy.touchKey = translate(touchKey).cut(toUTF8: Self.maximumLength)
         return copy
     }
 }

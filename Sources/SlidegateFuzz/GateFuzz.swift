@@ -2,18 +2,19 @@ import SlidegateCore
 import SlidegateProtocol
 
 extension FuzzTarget {
-    /// A gate with settings the first bytes choose, then a sequence of inputs, each after a
+    /// A gate with the methods and settings the first bytes choose, then a sequence of inputs, each after a
     /// step of time, answered as a guard answers its actions (the helper's verdicts, the
     /// wheels' digits, the unlock command's end: as the bytes say). After every step:
-    /// - the gate completes only where it may: a slide released at its end (no `--auth`), a
-    ///   granted verdict (`--auth`), or an unlock command that succeeded once one ran;
+    /// - the gate completes only where it may: a slide released at its end (no `--auth`, or
+    ///   in `--grace`, or with a match held), a granted verdict of a method `--auth` names,
+    ///   or an unlock command that succeeded once one ran;
     /// - the end of a running unlock command is never lost: the gate stops waiting for it;
     /// - the thumb's value is a number from 0 to 1;
     /// - at most `BannerQueue.maximumWaiting` banners wait, and the state fits a frame.
     static func gate(_ bytes: [UInt8]) throws(FuzzFailure) {
         var reader = FuzzBytes(bytes)
+        let auth = AuthMethods(rawValue: reader.u8() & 15) ?? .none
         let flags = reader.u8()
-        let auth = AuthMethod.allCases[Int(flags & 3)]
         let pinLength = auth.usesPin ? 4 + Int(reader.u8() % 9) : 0
         var settings = Gate.Settings(
             text: "slide to unlock", unlockCommand: flags & 4 != 0 ? "true" : nil, timeout: flags & 8 != 0 ? 30 : nil,
@@ -22,6 +23,8 @@ extension FuzzTarget {
         settings.countdown = flags & 32 != 0 && settings.timeout != nil
         settings.reduceMotion = flags & 64 != 0
         settings.rightToLeft = flags & 128 != 0
+        if flags & 1 != 0 && auth != .none { settings.graceUntil = 5 }
+        if flags & 2 != 0 { settings.idleLimit = 1 }
         let bounds = Rect(x: 0, y: 0, width: 600, height: 80)
         let layout = SliderLayout(
             bounds: bounds, wheelRow: pinLength == 0 ? nil : WheelRow(area: Rect(x: 0, y: -200, width: 600, height: 190), count: pinLength),
@@ -34,6 +37,7 @@ extension FuzzTarget {
             steps += 1
             now += Double(reader.u16()) / 1000
             let input = nextInput(&reader, pinLength: pinLength)
+            let slideOpens = gate.opensBySlide(at: now)
             var action = input.map { gate.handle($0, at: now) } ?? gate.advance(to: now)
             // What the guard does with an action, as far as it feeds the gate again.
             var cause = input
@@ -48,7 +52,7 @@ extension FuzzTarget {
                 }
                 guard let done = action, answers < 8 else { break }
                 answers += 1
-                try checkCompletion(done, after: cause, auth: auth, commandRunning: ran)
+                try checkCompletion(done, after: cause, auth: auth, commandRunning: ran, slideOpens: slideOpens)
                 let reply: GateInput?
                 switch done {
                 case .exit: reply = nil
@@ -68,7 +72,7 @@ extension FuzzTarget {
 
     /// An input from the bytes, or nil for time passing alone.
     private static func nextInput(_ reader: inout FuzzBytes, pinLength: Int) -> GateInput? {
-        switch reader.u8() % 20 {
+        switch reader.u8() % 21 {
         case 0: return nil
         case 1: return .press(x: reader.coordinate(), y: reader.coordinate())
         case 2, 3, 4: return .motion(x: reader.coordinate(), y: reader.coordinate())
@@ -93,14 +97,15 @@ extension FuzzTarget {
         case 16: return .unlockCommandFinished(succeeded: reader.u8() & 1 == 0)
         case 17: return .signal(15)
         case 18: return .closeRequested
+        case 19: return .methodVerdict(AuthMethod.allCases[Int(reader.u8()) % AuthMethod.allCases.count], granted: reader.u8() & 1 == 0)
         default: return .authMessage(.error, String(repeating: "€", count: Int(reader.u16())))
         }
     }
 
     /// The gate completes only on what may complete it.
-    private static func checkCompletion(_ action: GateAction, after cause: GateInput?, auth: AuthMethod, commandRunning: Bool)
-        throws(FuzzFailure)
-    {
+    private static func checkCompletion(
+        _ action: GateAction, after cause: GateInput?, auth: AuthMethods, commandRunning: Bool, slideOpens: Bool
+    ) throws(FuzzFailure) {
         let completes: Bool
         switch action {
         case .exit(.completed), .runUnlockCommand: completes = true
@@ -110,10 +115,12 @@ extension FuzzTarget {
         switch cause {
         case .unlockCommandFinished(succeeded: true)? where commandRunning:
             guard case .exit(.completed) = action else { throw FuzzFailure("an unlock command's end ran another") }
-        case .release? where auth == .none: return
+        case .release? where auth == .none || slideOpens: return
+        case .wheelKey? where slideOpens: return
+        case .methodVerdict(let method, granted: true)? where method.isPassive && auth.contains(method): return
         case .authVerdict(granted: true, _)? where auth.usesPassword: return
         case .pinVerdict(granted: true, _)? where auth.usesPin: return
-        default: throw FuzzFailure("\(action) after \(cause.map { "\($0)" } ?? "time alone") with --auth \(auth.rawValue)")
+        default: throw FuzzFailure("\(action) after \(cause.map { "\($0)" } ?? "time alone") with --auth \(auth.spelled)")
         }
     }
 

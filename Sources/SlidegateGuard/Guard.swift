@@ -111,6 +111,7 @@ package final class Guard {
         }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: launch.authPath)
+        let methods = try PassiveMethod.forOptions(options, helperPath: launch.authPath)
         display = try XDisplay()
         StartupTrace.mark("guard:connected")
         scale = options.scale ?? display.resourceScale()
@@ -140,7 +141,7 @@ package final class Guard {
         let now = monotonicNow()
         host = GateHost(
             options: options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, display: display, loop: loop, start: now)
+            auth: auth, methods: methods, display: display, loop: loop, start: now)
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
         // A compositor paints the screen once the obscurer is up, over the cover too.
@@ -415,6 +416,11 @@ package final class Guard {
             send(.input(input, at: now))
         }
         if case .press = input { askForSlider(at: now) }
+        if case .methodVerdict = input {
+            // A finger on the reader wakes the screen (the host has told the server).
+            blanking.inputArrived()
+            blankingChanged()
+        }
         supervision.input(at: now, guardDraws: loan.isDrawing)
     }
 
@@ -573,6 +579,7 @@ package final class Guard {
             unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
         settings.countdown = options.countdown
         settings.deadline = gate.deadline
+        settings.graceUntil = gate.settings.graceUntil
         settings.reduceMotion = options.reduceMotion
         settings.rightToLeft = options.rightToLeft
         settings.clockFormat = options.clockFormat
@@ -595,6 +602,7 @@ package final class Guard {
         let depth = Int(XDefaultDepth(display.pointer, display.screen))
         var settings = uiSettings
         settings.deadline = nil
+        settings.graceUntil = nil
         var described: [UInt8] = []
         GuardMessage.settings(settings).appendFrame(to: &described)
         for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {

@@ -33,8 +33,9 @@ import SlidegateCore
 //                 u8 whether an unlock command runs on completion (1) or not (0), then
 //                 if 1: string the command (the UI runs nothing; its gate must know that
 //                 a completion is checked, to show "unlocking…" as the guard's does),
-//                 u8 auth (0 none, 1 pam: a completed slide opens the password stage,
-//                 2 pin: it checks the wheels, 3 pin,pam: both), u32 the PIN's length
+//                 u8 auth (a bit a method: 1 pam, a completed slide opens the password
+//                 stage; 2 pin, it checks the wheels; 4 fingerprint; 8 key; 0 none),
+//                 u8 has grace, [f64 when --grace ends (CLOCK_MONOTONIC)], u32 the PIN's length
 //                 (the number of wheels; 0 without a PIN),
 //                 u8 has message, [string the --message line], u8 countdown, u8 has
 //                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
@@ -65,7 +66,10 @@ import SlidegateCore
 //                 Then the wheels: u8 present, [u32 count, u32 focus, u8 held, [u32 which],
 //                 count × (u8 motion (0 still, 1 held, 2 coasting, 3 settling), f64 × 5: the
 //                 motion's fields in `Wheel.Motion`'s order, 0 where unused)]; the PIN
-//                 limiter: u32 failures, u8 blocked, [f64 until]; u8 checking the PIN.
+//                 limiter: u32 failures, u8 blocked, [f64 until]; u8 checking the PIN;
+//                 u8 has held match, [u8 method (2 fingerprint, 3 key), f64 until];
+//                 u8 awaiting a method, [f64 since]; the no-typing methods' limiter:
+//                 u32 failures, u8 blocked, [f64 until].
 //                 [..] is present only when the u8 before it is 1.
 //   input    (6)  f64 time, u8 input (0 press, 1 motion, 2 release, 3 unlock command
 //                 succeeded, 4 unlock command failed, 5 key character, 6 backspace,
@@ -79,6 +83,8 @@ import SlidegateCore
 //   pin      (13) f64 time, u8 granted, u8 has message, [string message]: the helper's
 //                 verdict on the wheels' digits (the digits themselves never go to the UI)
 //   scramble (14) f64 time, u32 count (at most 12), u8 × count: the wheels spin to these
+//   method   (18) f64 time, u8 method (2 fingerprint, 3 key), u8 granted: a no-typing
+//                 method's verdict
 //   echo     (12) string: what was typed for a prompt whose answer may be shown (never
 //                 sent for a hidden prompt)
 //   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
@@ -116,7 +122,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -129,7 +135,9 @@ package struct UISettings: Equatable, Sendable {
     package var foreground: Color
     package var fps: Int
     package var unlockCommand: String?
-    package var auth: AuthMethod
+    package var auth: AuthMethods
+    /// `--grace`: when it ends, on CLOCK_MONOTONIC.
+    package var graceUntil: Double?
     package var pinLength: Int
     package var message: String?
     package var countdown = false
@@ -145,7 +153,7 @@ package struct UISettings: Equatable, Sendable {
     package var imageMode = ImageMode.fill
 
     package init(
-        text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethod,
+        text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethods,
         pinLength: Int = 0, message: String? = nil
     ) {
         self.auth = auth
@@ -180,7 +188,7 @@ extension GuardMessage {
     /// reader switches over every case, so a new kind is read as soon as it is written.
     package enum Kind: UInt8, CaseIterable, Sendable {
         case hello = 1, settings, windows, layout, state, input, keyPressed, ping, prompt, notice, verdict, echo, pin, scramble
-        case firstFrame, lend, giveBack
+        case firstFrame, lend, giveBack, method
     }
 
     /// The kind this message goes out as.
@@ -196,6 +204,7 @@ extension GuardMessage {
         case .input(.authVerdict, _): .verdict
         case .input(.pinVerdict, _): .pin
         case .input(.scramble, _): .scramble
+        case .input(.methodVerdict, _): .method
         case .input: .input
         case .keyPressed: .keyPressed
         case .ping: .ping
@@ -329,6 +338,11 @@ extension GuardMessage {
                 w.f64(time)
                 w.u32(UInt32(clamping: digits.count))
                 digits.forEach { w.u8(UInt8(clamping: $0)) }
+            case .input(.methodVerdict(let method, let granted), let time):
+                w.kind(kind)
+                w.f64(time)
+                w.u8(Self.methodTag(method))
+                w.bool(granted)
             case .input(.authPrompt(let prompt), let time):
                 w.kind(kind)
                 w.f64(time)
@@ -357,7 +371,7 @@ extension GuardMessage {
                 case .bannerClicked: w.input(.bannerClicked)
                 case .scroll(let x, let y, let down): w.input(down ? .scrollDown : .scrollUp, x, y)
                 case .wheelKey(let key): w.input(Self.wheelKeyTag(key))
-                case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble:
+                case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble, .methodVerdict:
                     // Never forwarded this way: not a message.
                     w.refuse()
                 }
@@ -429,6 +443,9 @@ extension GuardMessage {
                 digits.append(d)
             }
             self = .input(.scramble(digits), at: time)
+        case .method:
+            let time = try r.f64()
+            self = .input(.methodVerdict(try r.passiveMethod(), granted: try r.bool()), at: time)
         case .firstFrame: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
         case .lend: self = .lend
         case .giveBack: self = .giveBack
@@ -448,13 +465,9 @@ extension GuardMessage {
         }
     }
 
-    static func authTag(_ method: AuthMethod) -> UInt8 {
-        switch method {
-        case .none: 0
-        case .pam: 1
-        case .pin: 2
-        case .pinAndPam: 3
-        }
+    /// A method's byte: its place in `AuthMethod.allCases`.
+    static func methodTag(_ method: AuthMethod) -> UInt8 {
+        UInt8(AuthMethod.allCases.firstIndex(of: method) ?? 0)
     }
 
     static func wheelKeyTag(_ key: WheelKey) -> InputTag {
@@ -551,7 +564,8 @@ extension UISettings {
         w.u32(UInt32(clamping: fps))
         w.u8(unlockCommand == nil ? 0 : 1)
         if let command = unlockCommand { w.string(command) }
-        w.u8(GuardMessage.authTag(auth))
+        w.u8(auth.rawValue)
+        w.optional(graceUntil) { $0.f64($1) }
         w.u32(UInt32(clamping: pinLength))
         w.optional(message) { $0.string($1) }
         w.bool(countdown)
@@ -579,15 +593,15 @@ extension UISettings {
             case 1: try r.string()
             case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
             }
-        let authTag = try r.u8()
-        guard let auth = AuthMethod.allCases.first(where: { GuardMessage.authTag($0) == authTag }) else {
-            throw ProtocolError("settings: unknown auth method \(authTag)")
-        }
+        let authBits = try r.u8()
+        guard let auth = AuthMethods(rawValue: authBits) else { throw ProtocolError("settings: unknown auth methods \(authBits)") }
+        let graceUntil = try r.optionalF64()
         let pinLength = Int(try r.u32())
         guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
         var settings = UISettings(
             text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
             pinLength: pinLength, message: try r.optionalString())
+        settings.graceUntil = graceUntil
         settings.countdown = try r.bool()
         settings.deadline = try r.optionalF64()
         settings.reduceMotion = try r.bool()
@@ -640,6 +654,13 @@ extension Gate.Snapshot {
         w.u32(UInt32(clamping: pinLimiter.failures))
         w.optional(pinLimiter.blockedUntil) { $0.f64($1) }
         w.bool(checkingPin)
+        w.optional(heldMatch) { w, held in
+            w.u8(GuardMessage.methodTag(held.method))
+            w.f64(held.until)
+        }
+        w.optional(awaitingSince) { $0.f64($1) }
+        w.u32(UInt32(clamping: methodLimiter.failures))
+        w.optional(methodLimiter.blockedUntil) { $0.f64($1) }
     }
 
     init(reading r: inout FrameReader) throws(ProtocolError) {
@@ -675,10 +696,14 @@ extension Gate.Snapshot {
         let wheels = try r.present() ? try r.wheels() : nil
         let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
         let checkingPin = try r.bool()
+        let heldMatch = try r.present() ? Gate.HeldMatch(method: try r.passiveMethod(), until: try r.f64()) : nil
+        let awaitingSince = try r.optionalF64()
+        let methodLimiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
         self.init(
                 slide: slide, verification: verification, entry: entry, limiter: limiter,
                 banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
-                pinLimiter: pinLimiter, checkingPin: checkingPin)
+                pinLimiter: pinLimiter, checkingPin: checkingPin, heldMatch: heldMatch, awaitingSince: awaitingSince,
+                methodLimiter: methodLimiter)
     }
 }
 
@@ -957,6 +982,15 @@ struct FrameReader {
 
     mutating func optionalF64() throws(ProtocolError) -> Double? { try present() ? try f64() : nil }
     mutating func optionalString() throws(ProtocolError) -> String? { try present() ? try string() : nil }
+
+    /// A method that needs no typing, by its byte (`GuardMessage.methodTag`).
+    mutating func passiveMethod() throws(ProtocolError) -> AuthMethod {
+        let raw = Int(try u8())
+        guard raw < AuthMethod.allCases.count, AuthMethod.allCases[raw].isPassive else {
+            throw ProtocolError("unknown no-typing method \(raw)")
+        }
+        return AuthMethod.allCases[raw]
+    }
 
     mutating func bannerKind() throws(ProtocolError) -> Banner.Kind {
         let raw = try u8()

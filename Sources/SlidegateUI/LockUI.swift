@@ -106,6 +106,7 @@ package final class LockUI {
         var gateSettings = options.gateSettings
         gateSettings.pinLength = settings?.pinLength ?? 0
         gateSettings.deadline = settings?.deadline
+        gateSettings.graceUntil = settings?.graceUntil
         self.gateSettings = gateSettings
         gate = Gate(settings: gateSettings, layout: SliderLayout(bounds: stage.slider, rightToLeft: gateSettings.rightToLeft), start: monotonicNow())
         painter = try SliderPainter(

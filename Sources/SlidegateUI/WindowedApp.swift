@@ -49,6 +49,7 @@ package final class WindowedApp {
         let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
         let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: helperBeside("slidegate-auth"))
+        let methods = try PassiveMethod.forOptions(options, helperPath: helperBeside("slidegate-auth"))
         var look = Look()
         if let directory = options.theme {
             // Windowed mode has no lock to keep up: a theme that does not check or decode is exit 2.
@@ -63,7 +64,7 @@ package final class WindowedApp {
         let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
         let host = GateHost(
             options: options, pinLength: pinLength, layout: layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, display: display, loop: loop, start: monotonicNow())
+            auth: auth, methods: methods, display: display, loop: loop, start: monotonicNow())
         let fontMap = FontMap()
         let painter = try SliderPainter(display: display, stage: stage, options: options, fontMap: fontMap, look: look, backdrop: nil)
         return try WindowedApp(

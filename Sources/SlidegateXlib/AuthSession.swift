@@ -4,7 +4,7 @@ import Glibc
 import SlidegateCore
 import SlidegateProtocol
 
-/// `--auth pam` and `--auth pin` for whichever process decides (the guard in lock mode, slidegate-ui in
+/// `pam` and `pin` in `--auth`, for whichever process decides (the guard in lock mode, slidegate-ui in
 /// windowed mode): the authentication helper it supervises, the secret typed so far (in
 /// locked memory), and the keys that edit it. The helper is started, and must answer its
 /// handshake, before anything looks locked; it is started again whenever it ends, and the
@@ -43,8 +43,8 @@ package final class AuthSession {
     private var answeredAt: Double?
     /// The character of the key being handled, for `.secret(.append)`.
     private var typed: Unicode.Scalar?
-    package private(set) var failedAttempts = 0
-    package private(set) var firstFailure: time_t?
+    /// The failed attempts, for the summary on stderr.
+    package private(set) var failures = FailureLog()
     /// The socket an event loop watches, if one does.
     private var watched: Int32?
 
@@ -73,52 +73,29 @@ package final class AuthSession {
         if case let code = sg_forbid_core_dumps(), code != 0 {
             throw SystemError("prctl(PR_SET_DUMPABLE)", code: code).userError(.internalError, "--auth: cannot keep the secret out of core dumps")
         }
-        let tty = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        guard options.auth.usesPassword || options.auth.usesPin else { return nil }
         return try AuthSession(
-            helperPath: helperPath, service: options.pamService, tty: tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
+            helperPath: helperPath, service: options.pamService, tty: Self.tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
     }
 
     deinit {
         process?.stop()
     }
 
+    /// What PAM_TTY says: the display.
+    package static var tty: String { getenv("DISPLAY").map { String(cString: $0) } ?? "" }
+
     /// The helper's socket, for the event loop to watch.
     package var descriptor: Int32? { channel?.descriptor.rawValue }
 
     /// Starts the helper and waits (up to 2 s) for its hello.
     private func start() throws(SystemError) {
-        let (mine, theirs) = try FileDescriptor.socketPair()
-        defer { theirs.close() }
-        let channel: MessageChannel
-        do {
-            channel = try MessageChannel(mine)
-        } catch {
-            mine.close()
-            throw error
-        }
-        process = try program.start([], descriptors: [3: theirs.rawValue])
-        self.channel = channel
+        let helper = try AuthHelper.start(program, pinFile: pinFile)
+        process = helper.process
+        channel = helper.channel
         inTransaction = false
         answeredAt = nil
         checkingPin = false
-        try channel.send(AuthRequest.hello(protocol: AuthProtocol.version, build: Options.version))
-        if let pinFile { try channel.send(AuthRequest.pinFile(pinFile)) }
-        let limit = monotonicNow() + 2
-        while monotonicNow() < limit {
-            var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&polled, 1, 50)
-            // The first reply, if one came: it must be a hello of this protocol.
-            var first: AuthReply??
-            let open = try? channel.receive { (body) throws(ProtocolError) in
-                if first == nil { first = .some(try? AuthReply(body: body)) }
-            }
-            guard open == true else { break }
-            guard let first else { continue }
-            if case .hello(let version, _)? = first, version == AuthProtocol.version { return }
-            throw SystemError("the helper's handshake", code: EPROTO)
-        }
-        process?.stop()
-        throw SystemError("no handshake from the helper", code: ETIMEDOUT)
     }
 
     /// Keeps the transaction in step with the password stage: one runs while the stage is
@@ -259,8 +236,7 @@ package final class AuthSession {
     /// A failed attempt, counted for the summary on stderr: of the PIN if one was being
     /// checked, else of the password.
     private func failure(_ message: String?) -> GateInput {
-        failedAttempts += 1
-        if firstFailure == nil { firstFailure = time(nil) }
+        failures.add()
         if checkingPin {
             checkingPin = false
             return .pinVerdict(granted: false, message: message)
@@ -327,9 +303,7 @@ package final class AuthSession {
     /// A granted verdict counts only when the helper then exits with the granted status.
     private func confirmGranted(expired: Bool) -> Event {
         guard let process else { return .input(failure(nil)) }
-        let limit = monotonicNow() + 2
-        while process.poll() == nil && monotonicNow() < limit { usleep(1_000) }
-        guard process.exit == .exited(AuthProtocol.grantedStatus) else {
+        guard AuthHelper.endedGranted(process) else {
             let refusal = failure("the \(checked) check failed")
             restart(reason: "said yes but ended with \(process.exit.map { "\($0)" } ?? "no exit")")
             return .input(refusal)
@@ -371,21 +345,5 @@ package final class AuthSession {
             typed = scalar
             return .character
         }
-    }
-
-    /// "3 failed attempts since 14:02", for stderr when the lock ends; nil when none failed.
-    package var summary: String? {
-        guard failedAttempts > 0, var first = firstFailure else { return nil }
-        var parts = tm()
-        localtime_r(&first, &parts)
-        let time = String(format2: parts.tm_hour) + ":" + String(format2: parts.tm_min)
-        return "\(failedAttempts) failed attempt\(failedAttempts == 1 ? "" : "s") since \(time)"
-    }
-}
-
-extension String {
-    /// A number as two digits.
-    fileprivate init(format2 n: Int32) {
-        self = n < 10 ? "0\(n)" : "\(n)"
     }
 }

@@ -13,13 +13,15 @@ import SlidegateCore
 /// out and the password transaction follows the password stage.
 package final class GateHost {
     package private(set) var gate: Gate
-    /// `--auth pam` or `pin`: the helper, the secret, the keys.
+    /// `pam` or `pin` in `--auth`: the helper, the secret, the keys.
     package let auth: AuthSession?
+    /// `fingerprint` and `key` in `--auth`: each its own helper, running by itself.
+    private let methods: [PassiveMethod]
     /// Called after the gate took an input, before its action is carried out.
     package var heard: (GateInput, Double) -> Void = { _, _ in }
     /// Called after the password transaction followed the stage: whether the stage is open.
     package var followed: (Bool) -> Void = { _ in }
-    private let method: AuthMethod
+    private let method: AuthMethods
     private let display: XDisplay
     private let loop: EventLoop
     private var command: ChildProcess?
@@ -29,22 +31,27 @@ package final class GateHost {
     /// A gate for `options` laid out as `layout`, with `pinLength` wheels (the PIN file's
     /// length; 0 without), spun to random digits at once.
     package init(
-        options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, display: XDisplay, loop: EventLoop, start: Double
+        options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, methods: [PassiveMethod] = [], display: XDisplay,
+        loop: EventLoop, start: Double
     ) {
         var settings = options.gateSettings
         settings.pinLength = pinLength
+        if options.grace > 0 { settings.graceUntil = start + options.grace }
         gate = Gate(settings: settings, layout: layout, start: start)
         method = options.auth
         self.auth = auth
+        self.methods = methods
         self.display = display
         self.loop = loop
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: start, using: &random)), at: start) }
     }
 
-    /// Ends what the gate started: the unlock command, if it still runs.
+    /// Ends what the gate started: the unlock command, if it still runs, and the methods
+    /// that need no typing.
     package func finish() {
         command?.stop()
         command = nil
+        methods.forEach { $0.stop() }
     }
 
     /// Gives the gate an input and carries out what it decides; an exit status ends the run.
@@ -52,8 +59,40 @@ package final class GateHost {
         let wasOpen = gate.entry.isOpen
         let action = gate.handle(input, at: now)
         heard(input, now)
+        if Self.isThePersons(input) { methods.forEach { $0.personActed() } }
         if let status = perform(action) { return status }
         follow(wasOpen: wasOpen)
+        syncMethods(at: now)
+        return nil
+    }
+
+    /// Whether the input is something the person did (which wakes a sleeping reader).
+    private static func isThePersons(_ input: GateInput) -> Bool {
+        switch input {
+        case .press, .motion, .release, .key, .scroll, .wheelKey, .bannerClicked: true
+        default: false
+        }
+    }
+
+    /// Each method that needs no typing runs a transaction unless the gate holds a match
+    /// of its own or its limiter holds it back.
+    private func syncMethods(at now: Double) {
+        for passive in methods {
+            let wanted = gate.exitStatus == nil && gate.heldMatch?.method != passive.method
+            passive.sync(wanted: wanted, notBefore: gate.methodLimiter.blockedUntil, at: now)
+            passive.keepWatched(by: loop) { [unowned self, unowned passive] () throws(UserError) in read(passive) }
+        }
+    }
+
+    /// What a method's helper said goes to the gate. A verdict wakes the screen: someone
+    /// touched the reader or the key.
+    private func read(_ passive: PassiveMethod) -> ExitStatus? {
+        let now = monotonicNow()
+        for input in passive.receive(at: now) {
+            if case .methodVerdict = input { XForceScreenSaver(display.pointer, ScreenSaverReset) }
+            if let status = handle(input, at: now) { return status }
+        }
+        syncMethods(at: now)
         return nil
     }
 
@@ -64,6 +103,7 @@ package final class GateHost {
         follow(wasOpen: wasOpen)
         if let failed = auth?.check(at: now), let status = handle(failed, at: now) { return status }
         watchAuth()
+        syncMethods(at: now)
         return nil
     }
 
@@ -72,6 +112,7 @@ package final class GateHost {
         var earliest = Earliest()
         earliest.consider(gate.nextActionDeadline)
         earliest.consider(auth?.answerDeadline)
+        methods.forEach { earliest.consider($0.deadline) }
         return earliest.time
     }
 
@@ -87,13 +128,16 @@ package final class GateHost {
             if let status = handle(failed, at: monotonicNow()) { return status }
             watchAuth()
         }
+        let now = monotonicNow()
+        methods.forEach { $0.reap(at: now) }
+        syncMethods(at: now)
         return nil
     }
 
     /// A key press: a wheel's key with `--auth pin`, else a key of the password stage;
     /// then Caps Lock as the server has it now.
     package func keyPressed(_ event: inout XEvent, at now: Double) -> ExitStatus? {
-        if method == .pin {
+        if method.keysTurnWheels {
             if let key = WheelKey(&event) { return handle(.wheelKey(key), at: now) }
         } else if method.usesPassword, let key = auth?.key(of: &event) {
             if let status = handle(.key(key), at: now) { return status }
@@ -110,7 +154,9 @@ package final class GateHost {
     package var echo: String? { auth?.echo(for: gate.entry) }
 
     /// "3 failed attempts since 14:02", for stderr when the run ends; nil when none failed.
-    package var summary: String? { auth?.summary }
+    package var summary: String? {
+        methods.reduce(auth?.failures ?? FailureLog()) { $0 + $1.failures }.summary
+    }
 
     /// The slider moved or changed size: the gate lays out anew.
     package func relayout(_ layout: SliderLayout, at now: Double) {

@@ -41,13 +41,21 @@ import Testing
                   --countdown            with --timeout: show the whole seconds left beside the label
                   --reduce-motion        no shimmer (the label stays bright), no spring, wheel spin or
                                          reveal: what moves moves at once
-                  --auth METHOD          what opens the gate once the slide completes: none (default), pam
-                                         (the user's password, checked by PAM), pin (the PIN set on the
-                                         wheels), or pin,pam (the wheels, or the password by keyboard)
+                  --auth METHODS         what opens the gate once the slide completes: none (the slide
+                                         alone, the default), or a comma list of pam (the user's password,
+                                         checked by PAM), pin (the PIN set on the wheels), fingerprint (a
+                                         finger on the reader) and key (a security key; both need no
+                                         typing): whichever comes first
                   --pin-file PATH        the PIN file for --auth pin and --set-pin (default
                                          $XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)
                   --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0
                   --pam-service NAME     the PAM service for --auth pam (default slidegate)
+                  --fingerprint-service NAME
+                                         the PAM service for fingerprint in --auth (default
+                                         slidegate-fingerprint: pam_fprintd)
+                  --key-service NAME     the PAM service for key in --auth (default slidegate-key: pam_u2f)
+                  --grace SECONDS        lock mode: for SECONDS after the lock is up, the slide alone
+                                         opens it, whatever --auth says
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
                   --clock-format FORMAT  lock mode: strftime format of the clock above the slider (default:
                                          the locale's hours and minutes; "" for none)

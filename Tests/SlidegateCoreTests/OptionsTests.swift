@@ -210,12 +210,44 @@ extension UserError {
 }
 
 @Suite struct PinOptionsTests {
-    @Test func authTakesPinAndPinPam() throws {
+    @Test func authTakesAnyMethodsEachOnceInAnyOrder() throws {
         #expect(try options("--auth", "pin").auth == .pin)
         #expect(try options("--auth=pin,pam", "--pin-file", "/etc/kiosk/pin").pinFile == "/etc/kiosk/pin")
+        #expect(try options("--auth", "pam,pin").auth == AuthMethods([.pin, .pam]))
+        #expect(try options("--auth", "fingerprint,pam,key").auth.methods == [.pam, .fingerprint, .key])
+        #expect(try options("--auth", "key").auth.passive == [.key])
+        #expect(try options("--auth", "none").auth == .none)
+        let expected =
+            #"expected none, or a comma list of pam (the user's password), pin (the PIN wheels), fingerprint (a fingerprint) and key (a security key), each at most once"#
+        for bad in ["pam,pam", "none,pam", "face", "pam,", ",pin", "PAM", ""] {
+            expectUsageError(["--auth", bad], #"slidegate: --auth: "# + expected + #", got ""# + bad + #"""#)
+        }
+    }
+
+    @Test func eachServiceBelongsToItsMethod() throws {
+        let o = try options("--auth", "pam,fingerprint,key", "--fingerprint-service", "fp", "--key-service", "u2f")
+        #expect(o.service(for: .fingerprint) == "fp" && o.service(for: .key) == "u2f" && o.service(for: .pam) == "slidegate")
+        #expect(try options("--auth", "fingerprint").service(for: .fingerprint) == "slidegate-fingerprint")
+        expectUsageError(["--auth", "pam", "--key-service", "u2f"], "slidegate: --key-service: the service is only used with key in --auth")
+        expectUsageError(["--auth", "fingerprint", "--pam-service", "x"], "slidegate: --pam-service: the service is only used with pam in --auth")
         expectUsageError(
-            ["--auth", "pam,pin"],
-            #"slidegate: --auth: expected none (the slide alone), pam (the user's password), pin (the PIN wheels) or pin,pam (either), got "pam,pin""#)
+            ["--auth", "fingerprint", "--fingerprint-service", "a/b"],
+            #"slidegate: --fingerprint-service: expected a PAM service name without "/", got "a/b""#)
+    }
+
+    @Test func graceIsLockModeAndNeedsAMethod() throws {
+        #expect(try options("--auth", "pam", "--grace", "5").grace == 5)
+        #expect(try options("--auth", "pam", "--grace", "0").grace == 0)
+        #expect(try options("--auth", "pam", "--grace", "2.5").grace == 2.5)
+        #expect(try options("--auth", "pam").grace == 0)
+        expectUsageError(["--grace", "5"], "slidegate: --grace: with --auth none the slide alone always opens the lock; give --auth too")
+        for bad in ["-1", "x", "1e3", "", "0.0.0", "."] {
+            expectUsageError(
+                ["--auth", "pam", "--grace", bad], #"slidegate: --grace: expected a number of seconds, 0 or more, such as 5 or 2.5, got ""# + bad + #"""#)
+        }
+        expectUsageError(
+            ["--auth", "pam", "--grace", "5", "--geometry", "400x60"],
+            "slidegate: --grace: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
     }
 
     @Test func setPinIsItsOwnInvocationAndHonoursThePinFile() throws {
@@ -225,7 +257,7 @@ extension UserError {
 
     @Test func aPinFileWithoutAPinIsRefused() {
         expectUsageError(
-            ["--pin-file", "/tmp/p"], "slidegate: --pin-file: the PIN file is only read with --auth pin, --auth pin,pam or --set-pin")
+            ["--pin-file", "/tmp/p"], "slidegate: --pin-file: the PIN file is only read with pin in --auth, or with --set-pin")
         expectUsageError(["--auth", "pin", "--pin-file="], #"slidegate: --pin-file: expected a path to the PIN file, got """#)
     }
 

@@ -169,7 +169,7 @@ private struct Replaying: RandomNumberGenerator {
 private let pinLayout = SliderLayout(
     bounds: Rect(x: 0, y: 0, width: 600, height: 80), wheelRow: WheelRow(area: Rect(x: 0, y: -220, width: 600, height: 160), count: 4))
 
-private func pinGate(_ auth: AuthMethod = .pin, command: String? = nil, text: String = "slide") -> Gate {
+private func pinGate(_ auth: AuthMethods = .pin, command: String? = nil, text: String = "slide") -> Gate {
     var settings = Gate.Settings(text: text, unlockCommand: command, auth: auth, bannersInTrack: false)
     settings.pinLength = 4
     return Gate(settings: settings, layout: pinLayout, start: 0)
@@ -259,7 +259,7 @@ private func slide(_ g: inout Gate, at t: Double) -> GateAction? {
     }
 
     @Test func withPinAndPamKeysTypeThePasswordEvenDuringAPinDelay() {
-        var g = pinGate(.pinAndPam)
+        var g = pinGate(AuthMethods([.pin, .pam]))
         #expect(g.handle(.wheelKey(.digit(3)), at: 0) == nil && g.wheels?.digits(at: 0) == [0, 0, 0, 0], "the keyboard belongs to the password")
         var t = 0.0
         for _ in 0..<5 {

@@ -354,6 +354,7 @@ final class PamStack {
     }
 
     deinit {
+        unlink(directory + "/finger")
         for service in ["slidegate", "two-prompts", "chatty", "slow", "deny", "loud"] {
             unlink(directory + "/" + service)
             unlink(directory + "/passdb-" + service)

@@ -38,7 +38,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         let value = String(repeating: "€", count: Options.maximumValue / 3)
         var settings = UISettings(
             text: value, background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: value,
-            auth: .pinAndPam, pinLength: 12, message: value)
+            auth: AuthMethods([.pin, .pam]), pinLength: 12, message: value)
         settings.clockFormat = value
         settings.dateFormat = value
         settings.theme = value
@@ -52,7 +52,12 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
         .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
         .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
-        .settings(UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pinAndPam, pinLength: 12)),
+        .settings(UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: AuthMethods([.pin, .pam]), pinLength: 12)),
+        .settings({
+            var s = UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: AuthMethods([.pam, .fingerprint, .key]))
+            s.graceUntil = 1234.5
+            return s
+        }()),
         .settings({
             var s = UISettings(text: "اسحب", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pam)
             s.countdown = true
@@ -84,6 +89,10 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
                         Wheel(motion: .settling(from: 4.4, velocity: 0.5, target: 4, start: 8.5, end: 8.9)),
                     ], focus: 3, held: 1),
                 pinLimiter: AttemptLimiter(schedule: .pin, failures: 6, blockedUntil: 400), checkingPin: true)),
+        .state(
+            Gate.Snapshot(
+                slide: .atEnd, verification: .idle, heldMatch: Gate.HeldMatch(method: .key, until: 31.5), awaitingSince: 20.25,
+                methodLimiter: AttemptLimiter(failures: 3, blockedUntil: 22))),
         .input(.scroll(x: 12, y: -80, down: true), at: 3),
         .input(.scroll(x: 12, y: -80, down: false), at: 3),
         .input(.wheelKey(.digit(0)), at: 4),
@@ -103,6 +112,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .input(.authMessage(.error, "Account locked"), at: 10),
         .input(.authVerdict(granted: false, message: "Authentication failure"), at: 11),
         .input(.authVerdict(granted: true, message: nil), at: 11),
+        .input(.methodVerdict(.fingerprint, granted: true), at: 12),
+        .input(.methodVerdict(.key, granted: false), at: 12.5),
         .echo("424"),
         .keyPressed,
         .ping(7),
@@ -277,6 +288,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         [14] + [UInt8](repeating: 0, count: 8) + [13, 0, 0, 0] + [UInt8](repeating: 0, count: 13),  // 13 wheels
         [1, 1, 0, 0, 0, 9, 0, 0, 0, 65],  // a string longer than its message
         [1, 1, 0, 0, 0, 1, 0, 0, 0, 0xff],  // not UTF-8
+        [18] + [UInt8](repeating: 0, count: 8) + [0, 1],  // a method verdict from pam, which types
+        [18] + [UInt8](repeating: 0, count: 8) + [9, 1],  // a method verdict from no method
     ] as [[UInt8]])
     func malformedBodiesAreRefused(_ body: [UInt8]) {
         #expect(throws: ProtocolError.self) { try GuardMessage(body: body[...]) }

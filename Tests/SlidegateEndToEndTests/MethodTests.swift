@@ -1,0 +1,218 @@
+import CX11
+import Glibc
+import Testing
+
+/// `fingerprint` and `key` in `--auth` beside the password, with real PAM stacks under
+/// pam_wrapper: the "reader" is a script pam_exec runs, which waits for the test to write
+/// `match` or `nomatch` into a file, as a finger on a reader would answer.
+@Suite(.serialized) struct MethodTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let pam: PamStack
+    let reader: FingerReader
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        pam = try PamStack()
+        reader = try FingerReader(in: pam)
+    }
+
+    func lockWith(_ methods: String, _ extra: [String] = []) throws -> Child {
+        var arguments = ["--auth", methods]
+        if methods.contains("pam") { arguments += ["--pam-service", "slidegate"] }
+        if methods.contains("fingerprint") { arguments += ["--fingerprint-service", "finger"] }
+        return try lock(arguments + extra, environment: pam.environment)
+    }
+
+    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
+
+    @Test func aFingerOpensTheLockWhileAPasswordIsHalfTyped() throws {
+        let gate = try lockWith("pam,fingerprint")
+        #expect(eventually { reader.isWaiting }, "the reader runs from the moment the lock is up: \(gate.standardError)")
+        client.type("s3c", enter: false)
+        #expect(eventually { stageOpen() })
+        reader.answer("match")
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(client.canGrabKeyboard())
+    }
+
+    @Test func thePasswordOpensTheLockWhileTheReaderStillWaits() throws {
+        let gate = try lockWith("pam,fingerprint")
+        #expect(eventually { reader.isWaiting })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() })
+        client.type(AuthTests.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(eventually { !reader.isWaiting }, "the reader's helper ended with the lock")
+    }
+
+    @Test func aMatchBeforeTheSlideIsHeldAndTheSlideAloneThenOpens() throws {
+        let gate = try lockWith("pam,fingerprint")
+        #expect(eventually { reader.isWaiting })
+        reader.answer("match")
+        #expect(eventually { infoBannerShows() }, "fingerprint recognised — slide to unlock")
+        #expect(gate.isRunning && !client.canGrabKeyboard(), "not before the slide")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "no password asked: \(gate.standardError)")
+    }
+
+    @Test func aNoMatchSaysSoAndTheReaderTriesAgain() throws {
+        let gate = try lockWith("fingerprint")
+        #expect(eventually { reader.isWaiting })
+        reader.answer("nomatch")
+        #expect(eventually { infoBannerShows() }, "PAM's text: Failed to match fingerprint")
+        #expect(eventually(within: 5) { reader.isWaiting }, "a new attempt started by itself: \(gate.standardError)")
+        #expect(gate.isRunning && !client.canGrabKeyboard() && covered(), "still locked")
+        client.drag(from: (140, 140), to: (1000, 140))
+        sleep(seconds: 0.5)
+        #expect(gate.isRunning, "the slide alone does not open")
+        reader.answer("match")
+        #expect(gate.wait() == 0, "a match after the slide opens at once: \(gate.standardError)")
+        #expect(!gate.standardError.contains("--auth fingerprint:"), "a no-match is no trouble: \(gate.standardError)")
+    }
+
+    @Test func bothRefusedTheLockHolds() throws {
+        let gate = try lockWith("pam,fingerprint")
+        #expect(eventually { reader.isWaiting })
+        reader.answer("nomatch")
+        client.type("wrong")
+        // PAM's "Failed to match fingerprint" may hold the banner strip: the refusal is
+        // counted below, in the summary.
+        sleep(seconds: 1.5)
+        #expect(gate.isRunning && !client.canGrabKeyboard() && covered(), "still locked")
+        #expect(eventually { reader.isWaiting }, "the reader tries again")
+        reader.answer("match")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(gate.standardError.contains("slidegate: 2 failed attempts since "), "both counted: \(gate.standardError)")
+    }
+
+    @Test func killingTheReadersHelperOnlyRestartsIt() throws {
+        let gate = try lockWith("fingerprint")
+        #expect(eventually { reader.isWaiting })
+        let helper = try #require(AuthTests.helperPid(of: gate.pid))
+        kill(helper, SIGKILL)
+        #expect(eventually { gate.standardError.contains("--auth fingerprint: its authentication helper ended") }, "\(gate.standardError)")
+        #expect(gate.isRunning && !client.canGrabKeyboard() && covered(), "still locked")
+        #expect(
+            eventually(within: 5) { AuthTests.helperPid(of: gate.pid).map { $0 != helper } ?? false && reader.isWaiting },
+            "another helper waits for a finger")
+        reader.answer("match")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func aReaderThatTimesOutWaitsForThePersonBeforeTryingAgain() throws {
+        let gate = try lockWith("fingerprint")
+        #expect(eventually { reader.isWaiting })
+        reader.answer("timeout")
+        #expect(eventually { gate.standardError.contains("--auth fingerprint: PAM refused") }, "\(gate.standardError)")
+        sleep(seconds: 1.5)
+        #expect(!reader.isWaiting, "no new attempt without the person")
+        client.move(300, 300)
+        #expect(eventually { reader.isWaiting }, "the next input starts it again")
+        reader.answer("match")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func inTheGraceTheSlideAloneOpens() throws {
+        let gate = try lockWith("pam", ["--grace", "30"])
+        #expect(eventually { covered() && !client.canGrabKeyboard() })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func afterTheGraceThePasswordIsAsked() throws {
+        let gate = try lockWith("pam", ["--grace", "0.5"])
+        sleep(seconds: 1)
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() }, "the password stage opened")
+        #expect(gate.isRunning)
+        client.type(AuthTests.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func aServiceThatAsksForTypingIsSaidOnce() throws {
+        let gate = try lock(["--auth", "pam,fingerprint", "--fingerprint-service", "slidegate"], environment: pam.environment)
+        #expect(eventually { gate.standardError.contains("--auth fingerprint: PAM asks for typing") }, "\(gate.standardError)")
+        client.type(AuthTests.password)
+        #expect(gate.wait() == 0, "the password still works: \(gate.standardError)")
+    }
+}
+
+extension LockScreenChecks {
+    /// An info banner (a blue icon) shows.
+    func infoBannerShows() -> Bool {
+        bannerIcon().map { $0.b > 150 && $0.r < 150 } ?? false
+    }
+}
+
+/// The service `finger` in a pam_wrapper directory: pam_echo says "Place your finger on
+/// the reader", then a script waits for the file `touch` and answers as it says: `match`
+/// (success), `nomatch` ("Failed to match fingerprint", then pam_deny's PAM_AUTH_ERR, a
+/// plain refusal), or `timeout` (the script fails: pam_exec's PAM_SYSTEM_ERR, an error, as
+/// of a reader gone to sleep). The script marks its wait with the file `waiting`, and ends
+/// when its helper does.
+final class FingerReader {
+    /// Kept until the reader's files are gone: it removes the directory.
+    private let pam: PamStack
+    let directory: String
+
+    init(in pam: PamStack) throws {
+        self.pam = pam
+        directory = pam.directory
+        let script = """
+            #!/bin/sh
+            rm -f \(directory)/refused
+            touch \(directory)/waiting
+            while [ ! -e \(directory)/touch ]; do
+              kill -0 $PPID 2>/dev/null || { rm -f \(directory)/waiting; exit 1; }
+              sleep 0.05
+            done
+            answer=$(cat \(directory)/touch)
+            rm -f \(directory)/touch \(directory)/waiting
+            case $answer in
+              match) exit 0 ;;
+              nomatch) echo "Failed to match fingerprint"; touch \(directory)/refused; exit 0 ;;
+              *) exit 1 ;;
+            esac
+
+            """
+        write("finger.sh", script)
+        chmod(directory + "/finger.sh", 0o755)
+        // pam_exec passes its arguments unquoted: the check is a script of its own.
+        write("matched.sh", "#!/bin/sh\n[ ! -e \(directory)/refused ]\n")
+        chmod(directory + "/matched.sh", 0o755)
+        write(
+            "finger",
+            """
+            auth optional pam_echo.so Place your finger on the reader
+            auth requisite pam_exec.so quiet stdout \(directory)/finger.sh
+            auth [success=1 default=ignore] pam_exec.so quiet \(directory)/matched.sh
+            auth requisite pam_deny.so
+            auth required pam_permit.so
+            account required pam_permit.so
+
+            """)
+    }
+
+    private func write(_ name: String, _ text: String) {
+        let f = fopen(directory + "/" + name, "w")!
+        fputs(text, f)
+        fclose(f)
+    }
+
+    var isWaiting: Bool { access(directory + "/waiting", F_OK) == 0 }
+
+    func answer(_ text: String) {
+        write("touch.tmp", text)
+        rename(directory + "/touch.tmp", directory + "/touch")
+    }
+
+    deinit {
+        // The service file "finger" is PamStack's to remove, with its directory.
+        for name in ["finger.sh", "matched.sh", "touch", "waiting", "touch.tmp", "refused"] { unlink(directory + "/" + name) }
+    }
+}
