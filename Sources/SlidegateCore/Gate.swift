@@ -411,6 +411,8 @@ package struct Gate: Sendable {
             }
             forgetMatch(at: now)
             heldMatch = HeldMatch(method: method, until: now + Self.matchHold)
+            // PAM's own words before the match ("Place your finger…") are stale now.
+            banners.withdraw(at: now) { $0.kind == .info && !$0.persistent }
             banners.post(recognisedBanner(method), at: now)
         }
         return nil

@@ -35,9 +35,10 @@ private func bannerText(_ g: Gate, at t: Double) -> String? {
 
     @Test func aMatchBeforeTheSlideHoldsTenSecondsAndTheSlideAloneThenOpens() {
         var g = gate([.pam, .fingerprint])
+        _ = g.handle(.authMessage(.info, "Place your finger on the reader"), at: 0.5)
         #expect(g.handle(.methodVerdict(.fingerprint, granted: true), at: 1) == nil, "not before the slide")
         #expect(g.heldMatch == Gate.HeldMatch(method: .fingerprint, until: 11))
-        #expect(bannerText(g, at: 1.5) == "fingerprint recognised — slide to unlock")
+        #expect(bannerText(g, at: 1 + 2 * BannerQueue.slideDuration) == "fingerprint recognised — slide to unlock", "PAM's text gives way")
         #expect(g.nextActionDeadline == 11, "the host wakes to start the reader again")
         #expect(slide(&g, at: 5) == .exit(.completed), "no password asked")
     }
