@@ -16,6 +16,8 @@ package enum GateInput: Equatable, Sendable {
     case key(EntryKey)
     /// Caps Lock went on or off.
     case capsLock(Bool)
+    /// The keyboard layout now in use, by its short name, when there is more than one.
+    case keyboardLayout(String?)
     /// PAM asked a question.
     case authPrompt(PasswordEntry.Prompt)
     /// PAM said something (PAM_TEXT_INFO, PAM_ERROR_MSG).
@@ -111,6 +113,8 @@ package struct Gate: Sendable {
     package private(set) var checkingPin = false
     package private(set) var banners = BannerQueue()
     package private(set) var capsLock = false
+    /// The keyboard layout's short name, shown beside the password field.
+    package private(set) var keyboardLayout: String?
     package let presenter: Presenter
     /// When `--timeout` ends the gate.
     package let deadline: Double?
@@ -163,6 +167,7 @@ package struct Gate: Sendable {
         package var limiter: AttemptLimiter
         package var banners: BannerQueue
         package var capsLock: Bool
+        package var keyboardLayout: String?
         package var wheels: Wheels?
         package var pinLimiter: AttemptLimiter
         package var checkingPin: Bool
@@ -174,8 +179,10 @@ package struct Gate: Sendable {
             slide: Slide.Phase, verification: Verification.State, entry: PasswordEntry = PasswordEntry(),
             limiter: AttemptLimiter = AttemptLimiter(), banners: BannerQueue = BannerQueue(), capsLock: Bool = false,
             wheels: Wheels? = nil, pinLimiter: AttemptLimiter = AttemptLimiter(schedule: .pin), checkingPin: Bool = false,
-            heldMatch: HeldMatch? = nil, awaitingSince: Double? = nil, methodLimiter: AttemptLimiter = AttemptLimiter()
+            heldMatch: HeldMatch? = nil, awaitingSince: Double? = nil, methodLimiter: AttemptLimiter = AttemptLimiter(),
+            keyboardLayout: String? = nil
         ) {
+            self.keyboardLayout = keyboardLayout
             self.heldMatch = heldMatch
             self.awaitingSince = awaitingSince
             self.methodLimiter = methodLimiter
@@ -195,7 +202,7 @@ package struct Gate: Sendable {
         Snapshot(
             slide: slide.phase, verification: verification.state, entry: entry, limiter: limiter, banners: banners,
             capsLock: capsLock, wheels: wheels, pinLimiter: pinLimiter, checkingPin: checkingPin, heldMatch: heldMatch,
-            awaitingSince: awaitingSince, methodLimiter: methodLimiter)
+            awaitingSince: awaitingSince, methodLimiter: methodLimiter, keyboardLayout: keyboardLayout)
     }
 
     /// A gate that carries on from `snapshot`.
@@ -207,6 +214,7 @@ package struct Gate: Sendable {
         limiter = snapshot.limiter
         banners = snapshot.banners
         capsLock = snapshot.capsLock
+        keyboardLayout = snapshot.keyboardLayout
         if wheels != nil, let saved = snapshot.wheels, saved.count == wheels?.count { wheels = saved }
         pinLimiter = snapshot.pinLimiter
         checkingPin = snapshot.checkingPin
@@ -371,6 +379,8 @@ package struct Gate: Sendable {
             let edit = entry.handle(key, at: now)
             if !entry.isOpen { closeEntry(at: now) }
             return edit.map { .secret($0) }
+        case .keyboardLayout(let name):
+            keyboardLayout = name
         case .capsLock(let on):
             capsLock = on
             updateCapsBanner(at: now)
@@ -508,6 +518,7 @@ package struct Gate: Sendable {
         var scene = presenter.scene(
             slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
             banners: banners, at: now)
+        scene.field?.layout = keyboardLayout
         if let left = settings.countdown ? secondsLeft(at: now) : graceLeft(at: now), scene.field == nil {
             if var label = scene.label, label.placement == .afterThumb {
                 label.text = "\(label.text) · \(left)"

@@ -42,8 +42,13 @@ package struct Scene: Equatable, Sendable {
         package var notice: String?
         /// How far the field is pushed sideways, in field heights (the refusal's shake).
         package var shake: Double
+        /// The keyboard layout's short name ("us", "de"), when the server has more than one.
+        package var layout: String?
 
-        package init(prompt: String, count: Int, echoText: String? = nil, notice: String? = nil, shake: Double = 0) {
+        package init(
+            prompt: String, count: Int, echoText: String? = nil, notice: String? = nil, shake: Double = 0, layout: String? = nil
+        ) {
+            self.layout = layout
             self.prompt = prompt
             self.count = count
             self.echoText = echoText

@@ -72,7 +72,7 @@ extension FuzzTarget {
 
     /// An input from the bytes, or nil for time passing alone.
     private static func nextInput(_ reader: inout FuzzBytes, pinLength: Int) -> GateInput? {
-        switch reader.u8() % 21 {
+        switch reader.u8() % 22 {
         case 0: return nil
         case 1: return .press(x: reader.coordinate(), y: reader.coordinate())
         case 2, 3, 4: return .motion(x: reader.coordinate(), y: reader.coordinate())
@@ -97,6 +97,7 @@ extension FuzzTarget {
         case 16: return .unlockCommandFinished(succeeded: reader.u8() & 1 == 0)
         case 17: return .signal(15)
         case 18: return .closeRequested
+        case 20: return .keyboardLayout(reader.u8() & 1 == 0 ? nil : reader.text(limit: 64))
         case 19: return .methodVerdict(AuthMethod.allCases[Int(reader.u8()) % AuthMethod.allCases.count], granted: reader.u8() & 1 == 0)
         default: return .authMessage(.error, String(repeating: "€", count: Int(reader.u16())))
         }

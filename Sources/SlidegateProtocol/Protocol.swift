@@ -69,7 +69,8 @@ import SlidegateCore
 //                 limiter: u32 failures, u8 blocked, [f64 until]; u8 checking the PIN;
 //                 u8 has held match, [u8 method (2 fingerprint, 3 key), f64 until];
 //                 u8 awaiting a method, [f64 since]; the no-typing methods' limiter:
-//                 u32 failures, u8 blocked, [f64 until].
+//                 u32 failures, u8 blocked, [f64 until]; u8 has keyboard layout, [string
+//                 its short name].
 //                 [..] is present only when the u8 before it is 1.
 //   input    (6)  f64 time, u8 input (0 press, 1 motion, 2 release, 3 unlock command
 //                 succeeded, 4 unlock command failed, 5 key character, 6 backspace,
@@ -85,6 +86,8 @@ import SlidegateCore
 //   scramble (14) f64 time, u32 count (at most 12), u8 × count: the wheels spin to these
 //   method   (18) f64 time, u8 method (2 fingerprint, 3 key), u8 granted: a no-typing
 //                 method's verdict
+//   keyboard (19) f64 time, u8 has, [string]: the keyboard layout's short name, when the
+//                 server has more than one
 //   echo     (12) string: what was typed for a prompt whose answer may be shown (never
 //                 sent for a hidden prompt)
 //   key      (7)  a key was pressed: nothing moves, but DPMS-blanked monitors woke up
@@ -188,7 +191,7 @@ extension GuardMessage {
     /// reader switches over every case, so a new kind is read as soon as it is written.
     package enum Kind: UInt8, CaseIterable, Sendable {
         case hello = 1, settings, windows, layout, state, input, keyPressed, ping, prompt, notice, verdict, echo, pin, scramble
-        case firstFrame, lend, giveBack, method
+        case firstFrame, lend, giveBack, method, keyboard
     }
 
     /// The kind this message goes out as.
@@ -205,6 +208,7 @@ extension GuardMessage {
         case .input(.pinVerdict, _): .pin
         case .input(.scramble, _): .scramble
         case .input(.methodVerdict, _): .method
+        case .input(.keyboardLayout, _): .keyboard
         case .input: .input
         case .keyPressed: .keyPressed
         case .ping: .ping
@@ -343,6 +347,10 @@ extension GuardMessage {
                 w.f64(time)
                 w.u8(Self.methodTag(method))
                 w.bool(granted)
+            case .input(.keyboardLayout(let name), let time):
+                w.kind(kind)
+                w.f64(time)
+                w.optional(name) { $0.string($1) }
             case .input(.authPrompt(let prompt), let time):
                 w.kind(kind)
                 w.f64(time)
@@ -371,7 +379,7 @@ extension GuardMessage {
                 case .bannerClicked: w.input(.bannerClicked)
                 case .scroll(let x, let y, let down): w.input(down ? .scrollDown : .scrollUp, x, y)
                 case .wheelKey(let key): w.input(Self.wheelKeyTag(key))
-                case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble, .methodVerdict:
+                case .closeRequested, .signal, .authPrompt, .authMessage, .authVerdict, .pinVerdict, .scramble, .methodVerdict, .keyboardLayout:
                     // Never forwarded this way: not a message.
                     w.refuse()
                 }
@@ -446,6 +454,9 @@ extension GuardMessage {
         case .method:
             let time = try r.f64()
             self = .input(.methodVerdict(try r.passiveMethod(), granted: try r.bool()), at: time)
+        case .keyboard:
+            let time = try r.f64()
+            self = .input(.keyboardLayout(try r.optionalString()), at: time)
         case .firstFrame: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
         case .lend: self = .lend
         case .giveBack: self = .giveBack
@@ -661,6 +672,7 @@ extension Gate.Snapshot {
         w.optional(awaitingSince) { $0.f64($1) }
         w.u32(UInt32(clamping: methodLimiter.failures))
         w.optional(methodLimiter.blockedUntil) { $0.f64($1) }
+        w.optional(keyboardLayout) { $0.string($1) }
     }
 
     init(reading r: inout FrameReader) throws(ProtocolError) {
@@ -699,11 +711,12 @@ extension Gate.Snapshot {
         let heldMatch = try r.present() ? Gate.HeldMatch(method: try r.passiveMethod(), until: try r.f64()) : nil
         let awaitingSince = try r.optionalF64()
         let methodLimiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let keyboardLayout = try r.optionalString()
         self.init(
                 slide: slide, verification: verification, entry: entry, limiter: limiter,
                 banners: BannerQueue(showing: showing, waiting: waiting), capsLock: capsLock, wheels: wheels,
                 pinLimiter: pinLimiter, checkingPin: checkingPin, heldMatch: heldMatch, awaitingSince: awaitingSince,
-                methodLimiter: methodLimiter)
+                methodLimiter: methodLimiter, keyboardLayout: keyboardLayout)
     }
 }
 

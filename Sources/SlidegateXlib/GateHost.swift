@@ -44,6 +44,7 @@ package final class GateHost {
         self.display = display
         self.loop = loop
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: start, using: &random)), at: start) }
+        if method.usesPassword { _ = gate.handle(.keyboardLayout(KeyboardLayouts.current(display)), at: start) }
     }
 
     /// Ends what the gate started: the unlock command, if it still runs, and the methods
@@ -142,12 +143,12 @@ package final class GateHost {
         } else if method.usesPassword, let key = auth?.key(of: &event) {
             if let status = handle(.key(key), at: now) { return status }
         }
-        return capsLockChanged(at: now)
+        return keyboardChanged(at: now)
     }
 
-    /// A key release: Caps Lock may have changed.
+    /// A key release: Caps Lock, or the layout, may have changed.
     package func keyReleased(at now: Double) -> ExitStatus? {
-        capsLockChanged(at: now)
+        keyboardChanged(at: now)
     }
 
     /// What was typed, for a prompt whose answer may be shown (never a hidden one).
@@ -198,13 +199,16 @@ package final class GateHost {
         followed(gate.entry.isOpen)
     }
 
-    /// Caps Lock, as the server has it now, goes to the gate when it changed.
-    private func capsLockChanged(at now: Double) -> ExitStatus? {
+    /// Caps Lock and the keyboard layout, as the server has them now, go to the gate when
+    /// they changed.
+    private func keyboardChanged(at now: Double) -> ExitStatus? {
         guard method.usesPassword else { return nil }
         var state = XkbStateRec()
         guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
         let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
-        return on == gate.capsLock ? nil : handle(.capsLock(on), at: now)
+        if on != gate.capsLock, let status = handle(.capsLock(on), at: now) { return status }
+        let layout = KeyboardLayouts.current(display)
+        return layout == gate.keyboardLayout ? nil : handle(.keyboardLayout(layout), at: now)
     }
 
     /// The loop watches the current helper's socket.

@@ -156,3 +156,15 @@ private func bannerText(_ g: Gate, at t: Double) -> String? {
         #expect(slide(&g, at: 1) == .runUnlockCommand("true"))
     }
 }
+
+@Suite struct KeyboardLayoutTests {
+    @Test func theFieldCarriesTheLayoutAndNothingElseDoes() {
+        var g = gate([.pam])
+        _ = g.handle(.keyboardLayout("de"), at: 0)
+        #expect(g.scene(at: 0.5).field == nil && g.scene(at: 0.5).label?.text == "slide to unlock", "the slider shows no badge")
+        slide(&g, at: 1)
+        #expect(g.scene(at: 1.5).field?.layout == "de")
+        _ = g.handle(.keyboardLayout(nil), at: 2)
+        #expect(g.scene(at: 2.5).field?.layout == nil)
+    }
+}

@@ -135,6 +135,34 @@ import Testing
         #expect(gate.standardError.contains("4 failed attempts"), "\(gate.standardError)")
     }
 
+    /// The keyboard layout's name beside the field, with two layouts loaded by setxkbmap
+    /// (the test's connection keeps Xvfb from resetting them away).
+    @Test func theLayoutShowsBesideTheFieldAndFollowsTheKeyboard() throws {
+        func setLayouts(_ layouts: String) throws {
+            let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
+            #expect(set.wait(timeout: 10) == 0, "setxkbmap: \(set.standardError)")
+        }
+        // Left of the thumb at the track's end: bright pixels where the badge's box and name are.
+        func badge() -> [UInt32]? { client.pixels(x: 520, y: 112, width: 96, height: 56) }
+        func badgeInk() -> Int { client.brightness(x: 520, y: 112, width: 96, height: 56).filter { $0 > 90 }.count }
+        try setLayouts("us,de")
+        let gate = try lockWithPam()
+        type("x", enter: false)
+        #expect(eventually { stageOpen() })
+        #expect(eventually { badgeInk() > 30 }, "\"us\" shows beside the field")
+        let us = badge()
+        client.lockGroup(1)
+        client.key(0xffe1)
+        #expect(eventually { badge() != us && badgeInk() > 30 }, "\"de\" at the next key")
+        client.lockGroup(0)
+        client.key(0xffe1)
+        #expect(eventually { badge() == us }, "\"us\" again")
+        try setLayouts("us")
+        client.key(0xffe1)
+        #expect(eventually { badgeInk() == 0 }, "one layout: nothing shown")
+        #expect(gate.isRunning)
+    }
+
     @Test func killingTheHelperMidCheckKeepsTheLock() throws {
         let gate = try lockWithPam("slow")
         type(Self.password)

@@ -29,7 +29,7 @@ import Testing
         if ["nan", "infinite", "huge"].contains(mode) {
             // The guard lends the slider only to a UI that said it has drawn: the stand-in
             // runs, and its first words have had time to arrive.
-            #expect(eventually { FailClosedTests.uiPid(of: gate.pid) != nil }, "the stand-in runs")
+            #expect(eventually(within: 10) { FailClosedTests.uiPid(of: gate.pid) != nil }, "the stand-in runs")
             sleep(seconds: 0.3)
         }
         // A press on the thumb asks the stand-in for the slider's parts.

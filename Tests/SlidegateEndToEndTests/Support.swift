@@ -406,6 +406,12 @@ final class Client {
         keyUp(keysym)
     }
 
+    /// Makes `group` the keyboard's locked XKB group (what a layout-switching key does).
+    func lockGroup(_ group: UInt32) {
+        XkbLockGroup(display, UInt32(XkbUseCoreKbd), group)
+        XSync(display, 0)
+    }
+
     func keyDown(_ keysym: Int32) {
         XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(keysym))), 1, 0)
         XSync(display, 0)

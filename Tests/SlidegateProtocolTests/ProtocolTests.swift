@@ -92,7 +92,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .state(
             Gate.Snapshot(
                 slide: .atEnd, verification: .idle, heldMatch: Gate.HeldMatch(method: .key, until: 31.5), awaitingSince: 20.25,
-                methodLimiter: AttemptLimiter(failures: 3, blockedUntil: 22))),
+                methodLimiter: AttemptLimiter(failures: 3, blockedUntil: 22), keyboardLayout: "de")),
         .input(.scroll(x: 12, y: -80, down: true), at: 3),
         .input(.scroll(x: 12, y: -80, down: false), at: 3),
         .input(.wheelKey(.digit(0)), at: 4),
@@ -114,6 +114,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .input(.authVerdict(granted: true, message: nil), at: 11),
         .input(.methodVerdict(.fingerprint, granted: true), at: 12),
         .input(.methodVerdict(.key, granted: false), at: 12.5),
+        .input(.keyboardLayout("ru"), at: 13),
+        .input(.keyboardLayout(nil), at: 13.5),
         .echo("424"),
         .keyPressed,
         .ping(7),

@@ -71,6 +71,9 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         let renderer = try GoldenImage.renderer()
         try GoldenImage.check("field-empty", Scene(thumbValue: 1, label: nil, busy: false, field: field()), with: renderer)
         try GoldenImage.check("field-5", Scene(thumbValue: 1, label: nil, busy: false, field: field(count: 5)), with: renderer)
+        var layout = field(count: 5)
+        layout.layout = "de"
+        try GoldenImage.check("field-layout", Scene(thumbValue: 1, label: nil, busy: false, field: layout), with: renderer)
         try GoldenImage.check("field-busy", Scene(thumbValue: 1, label: nil, busy: true, field: field()), with: renderer)
         try GoldenImage.check(
             "field-caps", Scene(thumbValue: 1, label: nil, busy: false, field: field(notice: "Caps Lock is on")), with: renderer)
