@@ -1,3 +1,4 @@
+import Glibc
 import SlidegateCore
 import SlidegateProtocol
 import Testing
@@ -312,5 +313,20 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         _ = ui.handle(.release, at: 1.3)
         _ = guardGate.handle(.release, at: 1.3)
         #expect(ui.scene(at: 1.4) == guardGate.scene(at: 1.4))
+    }
+}
+
+@Suite struct StandInProtocolTests {
+    /// The hostile stand-in UI of the end-to-end tests is C and greets with a number of its
+    /// own: a stale one makes the guard refuse it before it can misbehave.
+    @Test func theHostileStandInSpeaksThisProtocol() throws {
+        let path = String(#filePath.dropLast("SlidegateProtocolTests/ProtocolTests.swift".count))
+            + "SlidegateEndToEndTests/HostileChildTests.swift"
+        guard let f = fopen(path, "r") else { throw ProtocolError("cannot read \(path)") }
+        defer { fclose(f) }
+        var text = ""
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, 4096, f) != nil { text += String(cString: line) }
+        #expect(text.contains("hugeCount(\(GuardProtocol.version)); else hello(\(GuardProtocol.version));"))
     }
 }
