@@ -130,7 +130,15 @@ package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     /// lock is up, in a helper of its own.
     package var isPassive: Bool { self == .fingerprint || self == .key }
 
-    fileprivate var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self)!) }
+    /// The method's bit in `AuthMethods`, in `allCases` order.
+    fileprivate var bit: UInt8 {
+        switch self {
+        case .pam: 1
+        case .pin: 2
+        case .fingerprint: 4
+        case .key: 8
+        }
+    }
 }
 
 /// What `--auth` asks for: the slide alone (`none`, the empty set), or any of a set of
