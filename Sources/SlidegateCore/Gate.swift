@@ -87,6 +87,8 @@ package struct Gate: Sendable {
         /// `--grace`: until when (on the shared monotonic clock) the slide alone opens the
         /// gate whatever `auth` says; nil for no grace.
         package var graceUntil: Double?
+        /// `--show-failed-attempts`: the count of failed passwords and PINs is shown.
+        package var showFailedAttempts = false
 
         package init(
             text: String, unlockCommand: String? = nil, timeout: Double? = nil, fps: Int = 60, auth: AuthMethods = .none,
@@ -519,6 +521,14 @@ package struct Gate: Sendable {
             slide: slide.phase, value: slide.value(at: now), verification: verification.state, entry: entry,
             banners: banners, at: now)
         scene.field?.layout = keyboardLayout
+        if let failed = failedAttemptsShown {
+            if scene.field != nil {
+                scene.field?.failedAttempts = failed
+            } else if var label = scene.label, label.placement == .afterThumb {
+                label.text = "\(label.text) · \(Self.failedMark)\(failed)"
+                scene.label = label
+            }
+        }
         if let left = settings.countdown ? secondsLeft(at: now) : graceLeft(at: now), scene.field == nil {
             if var label = scene.label, label.placement == .afterThumb {
                 label.text = "\(label.text) · \(left)"
@@ -536,6 +546,15 @@ package struct Gate: Sendable {
         }
         return scene
     }
+
+    /// `--show-failed-attempts`: the passwords and PINs refused so far, when there were any.
+    package var failedAttemptsShown: Int? {
+        let failed = limiter.failures + pinLimiter.failures
+        return settings.showFailedAttempts && failed > 0 ? failed : nil
+    }
+
+    /// What goes before the count of failed attempts on the track: a cross.
+    package static let failedMark = "\u{2715}\u{2009}"
 
     /// The slider as every lock first shows it: the thumb at rest, the label dim between
     /// two sweeps, nothing else in the track (no countdown, banner, prompt or verdict).

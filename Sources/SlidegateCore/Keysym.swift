@@ -10,3 +10,22 @@ package enum Keysym {
         }
     }
 }
+
+extension Keysym {
+    /// Keys that type no text and edit nothing, by name, besides F1–F35 and the XF86 keys.
+    private static let quietKeys: [String: UInt32] = [
+        "Print": 0xff61, "Pause": 0xff13, "Scroll_Lock": 0xff14, "Sys_Req": 0xff15, "Break": 0xff6b, "Help": 0xff6a,
+        "Menu": 0xff67,
+    ]
+
+    /// The keysym named `name` when `--key-command` may take it: F1–F35, Print, Pause,
+    /// Scroll_Lock, Sys_Req, Break, Help, Menu and the XF86 keys (volume, brightness,
+    /// media, …), none of which types text or edits the password; nil for any other name
+    /// (a letter, a digit, Return, Escape, BackSpace, an arrow, a modifier, a misspelling).
+    package static func commandKey(named name: String) -> UInt32? {
+        if name.first == "F", let n = UInt32(name.dropFirst()), (1...35).contains(n), name.dropFirst().first != "0" {
+            return 0xffbd + n
+        }
+        return quietKeys[name] ?? vendorKeys[name]
+    }
+}

@@ -199,6 +199,46 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "show-failed-attempts", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: [
+                "show how many passwords and PINs were refused; in lock mode, a",
+                "desktop notification after unlocking says how many, and when",
+            ],
+            summary: "show the count of failed attempts",
+            set: { p, _, _ in
+                p.options.showFailedAttempts = true
+                return true
+            }),
+        OptionSpec(
+            name: "key-command", argument: .text, placeholder: "KEYSYM=CMD",
+            expected: "KEYSYM=COMMAND with a key that types no text (F1-F35, an XF86 key such as XF86AudioRaiseVolume, Print, Pause, Scroll_Lock, Sys_Req, Break, Help or Menu) and a command",
+            defaultValue: nil, modes: .lock,
+            help: [
+                "lock mode: the key KEYSYM (F1-F35, an XF86 key such as",
+                "XF86AudioRaiseVolume, Print, Pause…) runs CMD with /bin/sh -c",
+                "while locked; repeatable, one a key (the last wins)",
+            ],
+            summary: "lock mode: a key that runs a command while locked",
+            set: { p, v, _ in
+                guard let binding = KeyCommand(spelled: v) else { return false }
+                p.options.keyCommands.removeAll { $0.keysym == binding.keysym }
+                p.options.keyCommands.append(binding)
+                return true
+            }),
+        OptionSpec(
+            name: "switch-user-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
+            modes: .lock,
+            help: [
+                "lock mode: a \"switch user\" button (and Ctrl+Alt+S) runs CMD with",
+                "/bin/sh -c, such as dm-tool switch-to-greeter; the lock stays",
+            ],
+            summary: "lock mode: a switch-user button's command",
+            set: { p, v, _ in
+                guard !v.allSatisfy(\.isWhitespace) else { return false }
+                p.options.switchUserCommand = v
+                return true
+            }),
+        OptionSpec(
             name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
             modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
             summary: "lock mode: a line shown above the slider",

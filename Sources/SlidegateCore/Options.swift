@@ -63,6 +63,11 @@ package struct Options: Equatable, Sendable {
     package var keyService = "slidegate-key"
     /// `--grace`: seconds after the lock is up in which the slide alone opens it (0: none).
     package var grace = 0.0
+    package var showFailedAttempts = false
+    /// `--key-command`: while locked, each key runs its command.
+    package var keyCommands: [KeyCommand] = []
+    /// `--switch-user-command`: what the switch-user button runs.
+    package var switchUserCommand: String?
     /// `--message`: a line above the slider for the whole lock.
     package var message: String?
     package var reveal = Reveal.none
@@ -91,11 +96,31 @@ package struct Options: Equatable, Sendable {
         settings.reduceMotion = reduceMotion
         settings.rightToLeft = rightToLeft
         settings.strings = strings
+        settings.showFailedAttempts = showFailedAttempts
         return settings
     }
 }
 
 /// One way to open the gate once the slide completes; `--auth` lists any of them.
+/// `--key-command KEYSYM=COMMAND`: a key that types no text, and what it runs while locked.
+package struct KeyCommand: Equatable, Sendable {
+    package var name: String
+    package var keysym: UInt32
+    package var command: String
+
+    /// From `KEYSYM=COMMAND`; nil when the key may not be taken (see `Keysym.commandKey`)
+    /// or the command is blank.
+    package init?(spelled text: String) {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        let name = String(text[..<equals])
+        let command = String(text[text.index(after: equals)...])
+        guard let keysym = Keysym.commandKey(named: name), !command.allSatisfy(\.isWhitespace) else { return nil }
+        self.name = name
+        self.keysym = keysym
+        self.command = command
+    }
+}
+
 package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     /// The user's password, checked by PAM (in slidegate-auth).
     case pam
@@ -346,6 +371,9 @@ extension Options {
         }
         if options.grace > 0 && options.auth == .none {
             throw UserError("--grace: with --auth none the slide alone always opens the lock; give --auth too", status: .usage)
+        }
+        if options.showFailedAttempts && options.auth == .none {
+            throw UserError("--show-failed-attempts: with --auth none nothing can fail; give --auth too", status: .usage)
         }
         if let geometry {
             if slider != nil {

@@ -44,6 +44,8 @@ package struct Scene: Equatable, Sendable {
         package var shake: Double
         /// The keyboard layout's short name ("us", "de"), when the server has more than one.
         package var layout: String?
+        /// `--show-failed-attempts`: how many passwords and PINs were refused, when any were.
+        package var failedAttempts: Int?
 
         package init(
             prompt: String, count: Int, echoText: String? = nil, notice: String? = nil, shake: Double = 0, layout: String? = nil

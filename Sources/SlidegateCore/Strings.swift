@@ -16,19 +16,24 @@ package struct Strings: Equatable, Sendable {
     /// After the slide, when only a fingerprint or a security key can open the gate.
     package var placeFinger = "place your finger on the reader"
     package var touchKey = "touch your security key"
+    /// `--switch-user-command`'s button.
+    package var switchUser = "switch user"
 
     package init() {}
 
     /// All of them, in a fixed order (what the guard sends the UI).
     package var all: [String] {
-        [label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn, fingerprintRecognised, keyRecognised, placeFinger, touchKey]
+        [
+            label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn, fingerprintRecognised, keyRecognised, placeFinger, touchKey,
+            switchUser,
+        ]
     }
 
     /// From `all`'s order; nil when there are not exactly as many.
     package init?(all: [String]) {
         guard all.count == Strings().all.count else { return nil }
         (label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn) = (all[0], all[1], all[2], all[3], all[4], all[5], all[6])
-        (fingerprintRecognised, keyRecognised, placeFinger, touchKey) = (all[7], all[8], all[9], all[10])
+        (fingerprintRecognised, keyRecognised, placeFinger, touchKey, switchUser) = (all[7], all[8], all[9], all[10], all[11])
     }
 
     /// The longest a translation may be, in bytes of UTF-8: a catalogue is a file from
@@ -49,6 +54,7 @@ package struct Strings: Equatable, Sendable {
         copy.keyRecognised = translate(keyRecognised).cut(toUTF8: Self.maximumLength)
         copy.placeFinger = translate(placeFinger).cut(toUTF8: Self.maximumLength)
         copy.touchKey = translate(touchKey).cut(toUTF8: Self.maximumLength)
+        copy.switchUser = translate(switchUser).cut(toUTF8: Self.maximumLength)
         return copy
     }
 }

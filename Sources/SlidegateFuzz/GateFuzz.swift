@@ -13,7 +13,8 @@ extension FuzzTarget {
     /// - at most `BannerQueue.maximumWaiting` banners wait, and the state fits a frame.
     static func gate(_ bytes: [UInt8]) throws(FuzzFailure) {
         var reader = FuzzBytes(bytes)
-        let auth = AuthMethods(rawValue: reader.u8() & 15) ?? .none
+        let first = reader.u8()
+        let auth = AuthMethods(rawValue: first & 15) ?? .none
         let flags = reader.u8()
         let pinLength = auth.usesPin ? 4 + Int(reader.u8() % 9) : 0
         var settings = Gate.Settings(
@@ -25,6 +26,7 @@ extension FuzzTarget {
         settings.rightToLeft = flags & 128 != 0
         if flags & 1 != 0 && auth != .none { settings.graceUntil = 5 }
         if flags & 2 != 0 { settings.idleLimit = 1 }
+        settings.showFailedAttempts = first & 16 != 0
         let bounds = Rect(x: 0, y: 0, width: 600, height: 80)
         let layout = SliderLayout(
             bounds: bounds, wheelRow: pinLength == 0 ? nil : WheelRow(area: Rect(x: 0, y: -200, width: 600, height: 190), count: pinLength),

@@ -135,7 +135,8 @@ package final class Guard {
         StartupTrace.mark("guard:grabbed")
         cover = try LockCover(
             display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil, pinLength: pinLength, clock: options.showsClock, scale: scale)
+            message: options.message != nil, pinLength: pinLength, clock: options.showsClock,
+            switchUser: options.switchUserCommand != nil, scale: scale)
         StartupTrace.mark("guard:covered")
         blanking = Blanking(display)
         let now = monotonicNow()
@@ -194,7 +195,8 @@ package final class Guard {
         if status == .completed { reveal() }
         stopUI()
         host.finish()
-        if let summary = host.summary { report(summary) }
+        if let summary = host.failures.summary { report(summary) }
+        if status == .completed && options.showFailedAttempts { host.notifyOfFailures() }
         return status
     }
 
@@ -310,6 +312,10 @@ package final class Guard {
             && gate.banners.visible(at: now) != nil:
             // A click on the banner dismisses it.
             return host.handle(.bannerClicked, at: now)
+        case ButtonPress where event.xbutton.button == UInt32(Button1) && cover.switchUserWindow != 0
+            && cover.switchUser.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root)) && !gate.isDragging:
+            // The switch-user button: its command runs; the lock stays.
+            host.switchUser()
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             let x = Double(event.xbutton.x_root) - origin.x
             let y = Double(event.xbutton.y_root) - origin.y
@@ -562,7 +568,7 @@ package final class Guard {
             send(
                 .windows(
                     cover: UInt64(cover.cover), slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
-                    wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow)))
+                    wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow), switchUser: UInt64(cover.switchUserWindow)))
             sendLayout()
             send(.state(gate.snapshot))
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
@@ -578,6 +584,7 @@ package final class Guard {
             text: options.text, background: options.background, foreground: options.foreground, fps: fps,
             unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
         settings.countdown = options.countdown
+        settings.showFailedAttempts = options.showFailedAttempts
         settings.deadline = gate.deadline
         settings.graceUntil = gate.settings.graceUntil
         settings.reduceMotion = options.reduceMotion

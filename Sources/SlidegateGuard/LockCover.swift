@@ -17,6 +17,8 @@ final class LockCover {
     private let sliderGeometry: Geometry?
     private let shapeEventBase: Int32?
     private let hasMessage: Bool
+    /// Whether there is a switch-user button (`--switch-user-command`).
+    private let hasSwitchUser: Bool
     /// How many PIN wheels there are (0: none).
     private let pinLength: Int
     /// `--scale`: the factor for the sizes the cover chooses itself.
@@ -44,6 +46,8 @@ final class LockCover {
     private(set) var wheelsWindow: Window = 0
     /// The clock and date, when shown.
     private(set) var clockWindow: Window = 0
+    /// The switch-user button, when there is one.
+    private(set) var switchUserWindow: Window = 0
     private let hasClock: Bool
     /// The slider's rectangle on the root window.
     private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -52,12 +56,15 @@ final class LockCover {
     private(set) var message = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var clock = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var switchUser = Rect(x: 0, y: 0, width: 0, height: 0)
     private var coverSize = (width: 0, height: 0)
 
     init(
-        display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool, scale: Double
+        display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool,
+        switchUser: Bool, scale: Double
     ) throws(UserError) {
         self.scale = scale
+        hasSwitchUser = switchUser
         hasClock = clock
         self.display = display
         self.background = background
@@ -163,6 +170,7 @@ final class LockCover {
     private var inner: [(window: Window, rect: Rect)] {
         [(sliderWindow, slider), (bannerWindow, banner)] + (hasMessage ? [(messageWindow, message)] : [])
             + (pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (hasClock ? [(clockWindow, clock)] : [])
+            + (hasSwitchUser ? [(switchUserWindow, switchUser)] : [])
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -197,6 +205,7 @@ final class LockCover {
         messageWindow = hasMessage ? child() : 0
         wheelsWindow = pinLength > 0 ? child() : 0
         clockWindow = hasClock ? child() : 0
+        switchUserWindow = hasSwitchUser ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }
@@ -305,9 +314,30 @@ final class LockCover {
                 .reduce(slider) { $1.y < $0.y ? $1 : $0 }
             clock = Self.clockArea(above: highest, slider: slider, on: monitor, scale: scale)
         }
+        if hasSwitchUser {
+            let lowest = pinLength > 0 && wheels.y > slider.y ? wheels : slider
+            switchUser = Self.switchUserButton(below: lowest, slider: slider, on: monitor, scale: scale)
+        }
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed
+    }
+
+    /// The switch-user button: 0.6 of the slider's height tall, 3.6 times that wide, centred
+    /// between the lowest of what the lock shows (`below`) and the monitor's bottom edge; at
+    /// the monitor's top right, under the banner strip, where there is no room below.
+    static func switchUserButton(below: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
+        let height = (slider.height * 0.6).rounded()
+        let width = min(monitor.width - 32, (height * 3.6).rounded())
+        let room = monitor.maxY - below.maxY
+        guard room >= height * 2 else {
+            let margin = (height * 0.5).rounded()
+            return Rect(
+                x: monitor.maxX - width - margin, y: monitor.y + bannerHeight(forSlider: slider.height, scale: scale) + margin,
+                width: width, height: height)
+        }
+        return Rect(
+            x: (slider.midX - width / 2).rounded(.down), y: (below.maxY + (room - height) / 2).rounded(), width: width, height: height)
     }
 
     /// The wheels' row: 2.4 times the slider's height, as wide as the wheels need (at least the

@@ -37,7 +37,8 @@ import SlidegateCore
 //                 stage; 2 pin, it checks the wheels; 4 fingerprint; 8 key; 0 none),
 //                 u8 has grace, [f64 when --grace ends (CLOCK_MONOTONIC)], u32 the PIN's length
 //                 (the number of wheels; 0 without a PIN),
-//                 u8 has message, [string the --message line], u8 countdown, u8 has
+//                 u8 has message, [string the --message line], u8 countdown,
+//                 u8 show failed attempts, u8 has
 //                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
 //                 u8 right to left (the direction the guard resolved), u8 has clock format,
 //                 [string], u8 has date format, [string] (absent: the locale's; "": none),
@@ -47,8 +48,8 @@ import SlidegateCore
 //                 --image file, whose signature the guard checked], u8 image mode (0 fill,
 //                 1 fit, 2 center, 3 tile, 4 stretch)
 //   windows  (3)  u64 the cover (the UI draws --image on it), u64 the slider window, u64 the
-//                 banner strip, u64 the --message line, u64 the wheels, u64 the clock
-//                 (0: none): the first message after settings. The UI asks the server
+//                 banner strip, u64 the --message line, u64 the wheels, u64 the clock,
+//                 u64 the switch-user button (0: none): the first message after settings. The UI asks the server
 //                 their sizes, again after each `layout`.
 //   layout   (4)  u32 width, u32 height: the slider's size; u8 has wheels, [f64 x, y,
 //                 width, height: the wheels' row relative to the slider's top-left corner,
@@ -125,7 +126,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 6
+    package static let version: UInt32 = 7
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -144,6 +145,7 @@ package struct UISettings: Equatable, Sendable {
     package var pinLength: Int
     package var message: String?
     package var countdown = false
+    package var showFailedAttempts = false
     package var deadline: Double?
     package var reduceMotion = false
     package var rightToLeft = false
@@ -174,7 +176,7 @@ package struct UISettings: Equatable, Sendable {
 package enum GuardMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case windows(cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64)
+    case windows(cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64, switchUser: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -311,7 +313,7 @@ extension GuardMessage {
             case .settings(let s):
                 w.kind(kind)
                 s.write(to: &w)
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser):
                 w.kind(kind)
                 w.u64(cover)
                 w.u64(slider)
@@ -319,6 +321,7 @@ extension GuardMessage {
                 w.u64(message)
                 w.u64(wheels)
                 w.u64(clock)
+                w.u64(switchUser)
             case .layout(let width, let height, let wheels):
                 w.kind(kind)
                 w.u32(UInt32(clamping: width))
@@ -411,7 +414,7 @@ extension GuardMessage {
         case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
-                clock: try r.u64())
+                clock: try r.u64(), switchUser: try r.u64())
         case .layout:
             let width = Int(try r.u32())
             let height = Int(try r.u32())
@@ -580,6 +583,7 @@ extension UISettings {
         w.u32(UInt32(clamping: pinLength))
         w.optional(message) { $0.string($1) }
         w.bool(countdown)
+        w.bool(showFailedAttempts)
         w.optional(deadline) { $0.f64($1) }
         w.bool(reduceMotion)
         w.bool(rightToLeft)
@@ -614,6 +618,7 @@ extension UISettings {
             pinLength: pinLength, message: try r.optionalString())
         settings.graceUntil = graceUntil
         settings.countdown = try r.bool()
+        settings.showFailedAttempts = try r.bool()
         settings.deadline = try r.optionalF64()
         settings.reduceMotion = try r.bool()
         settings.rightToLeft = try r.bool()

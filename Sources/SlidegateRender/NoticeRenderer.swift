@@ -80,6 +80,26 @@ package final class NoticeRenderer {
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the message") }
     }
 
+    /// Paints the switch-user button: a pill in the track's colour with a thin edge, and
+    /// `text` centred in it, ellipsized to one line.
+    package func drawButton(_ text: String, into cr: OpaquePointer) throws(RenderError) {
+        cairo_save(cr)
+        backdrop.paint(cr)
+        let box = Rect(x: 1, y: 1, width: width - 2, height: height - 2)
+        roundedRectPath(cr, box, radius: box.height / 2)
+        let fill = background.mixed(with: foreground, 0.10)
+        cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
+        cairo_fill_preserve(cr)
+        let edge = background.mixed(with: foreground, 0.28)
+        cairo_set_source_rgb(cr, edge.red, edge.green, edge.blue)
+        cairo_set_line_width(cr, 1.5)
+        cairo_stroke(cr)
+        try drawText(text, cr, in: Rect(x: box.height * 0.4, y: 0, width: width - box.height * 0.8, height: height), lines: 1, centred: true)
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the switch-user button") }
+    }
+
     /// "i", "!" or "×" in the icon's circle, in the background colour.
     private func drawIcon(_ cr: OpaquePointer, _ kind: Banner.Kind, cx: Double, cy: Double, r: Double) {
         cairo_set_source_rgb(cr, background.red, background.green, background.blue)

@@ -456,7 +456,14 @@ package final class Renderer {
     private func drawField(_ field: Scene.Field, busy: Bool, _ cr: OpaquePointer) throws(RenderError) {
         var area = layout.areaBeforeEnd
         guard area.width >= 1 else { return }
-        if let name = field.layout { area.width -= try drawLayoutBadge(name, at: area, cr) }
+        if let name = field.layout {
+            var dim = foreground
+            dim.alpha *= shimmer.dimAlpha
+            area.width -= try drawBadge(name, outline: dim, textAlpha: shimmer.dimAlpha, at: area, cr)
+        }
+        if let failed = field.failedAttempts {
+            area.width -= try drawBadge(Gate.failedMark + "\(failed)", outline: NoticeRenderer.accent(.error), textAlpha: 1, at: area, cr)
+        }
         let typed = field.count > 0 ? (field.echoText ?? String(repeating: "\u{25CF}", count: field.count)) : nil
         let string = field.notice ?? typed ?? field.prompt
         let caretWidth = max(1, (layout.bounds.height * 0.03).rounded())
@@ -474,24 +481,23 @@ package final class Renderer {
         cairo_fill(cr)
     }
 
-    /// The keyboard layout's name in an outlined box at the right end of `area`, dimmed;
-    /// returns the width it takes, the gap before it included (0 when it does not fit).
-    private func drawLayoutBadge(_ name: String, at area: Rect, _ cr: OpaquePointer) throws(RenderError) -> Double {
-        let text = try shaped(name, width: area.width / 3)
+    /// `text` in an outlined box at the right end of `area`: the keyboard layout's name
+    /// dimmed, the failed attempts' count outlined in the error colour; returns the width it
+    /// takes, the gap before it included (0 when it does not fit).
+    private func drawBadge(_ string: String, outline: Color, textAlpha: Double, at area: Rect, _ cr: OpaquePointer) throws(RenderError) -> Double {
+        let text = try shaped(string, width: area.width / 3)
         let pad = (layout.bounds.height * 0.12).rounded()
         let box = Rect(
             x: (area.x + area.width - text.width - 3 * pad).rounded(), y: (area.midY - text.height / 2 - pad / 2).rounded(),
             width: (text.width + 2 * pad).rounded(), height: (text.height + pad).rounded())
         guard box.x > area.x + area.width / 2 else { return 0 }
         let line = max(1, (layout.bounds.height * 0.025).rounded())
-        var dim = foreground
-        dim.alpha *= shimmer.dimAlpha
-        setColor(cr, dim)
+        setColor(cr, outline)
         roundedRectPath(cr, Rect(x: box.x + line / 2, y: box.y + line / 2, width: box.width - line, height: box.height - line), radius: pad)
         cairo_set_line_width(cr, line)
         cairo_stroke(cr)
         cairo_set_source_surface(cr, text.image, box.x + pad - text.logicalX + text.imageX, box.y + pad / 2 - text.logicalY + text.imageY)
-        cairo_paint_with_alpha(cr, foreground.alpha * shimmer.dimAlpha)
+        cairo_paint_with_alpha(cr, foreground.alpha * textAlpha)
         return area.x + area.width - box.x + pad
     }
 

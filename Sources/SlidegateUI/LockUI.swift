@@ -30,6 +30,8 @@ package final class LockUI {
     private let windows: Handshake.Windows
     private var bannerWindow: NoticeWindow?
     private var messageWindow: NoticeWindow?
+    /// `--switch-user-command`'s button, drawn once.
+    private var switchUserButton: NoticeWindow?
     /// The banner as last painted.
     private var shownBanner: Scene.BannerView??
     /// The PIN wheels' row relative to the slider, as the guard's `layout` says.
@@ -265,6 +267,13 @@ package final class LockUI {
             display: display, window: windows.banner, options: options, fontMap: fontMap, textScale: 0.28,
             backdrop: wallpaper?.backdrop(under: windows.banner))
         shownBanner = nil
+        switchUserButton = try windows.switchUser == 0 ? nil : NoticeWindow(
+            display: display, window: windows.switchUser, options: options, fontMap: fontMap, textScale: 0.42,
+            backdrop: wallpaper?.backdrop(under: windows.switchUser))
+        if let button = switchUserButton {
+            try button.surface.paint { (cr) throws(RenderError) in try button.renderer.drawButton(options.strings.switchUser, into: cr) }
+            button.surface.present(on: button.window)
+        }
         guard windows.message != 0, let text = options.message else { return }
         let line = try NoticeWindow(
             display: display, window: windows.message, options: options, fontMap: fontMap, textScale: 0.55,
@@ -312,7 +321,7 @@ package final class LockUI {
         }
         guard e.count == 0 else { return nil }
         if e.window == stage.window { painter.exposed() }
-        for notice in [bannerWindow, messageWindow].compactMap({ $0 }) where notice.window == e.window {
+        for notice in [bannerWindow, messageWindow, switchUserButton].compactMap({ $0 }) where notice.window == e.window {
             notice.surface.present(on: notice.window)
         }
         if let panel = painter.wheelsPanel, panel.window == e.window { panel.present() }
@@ -332,6 +341,7 @@ final class Handshake {
         var message: Window
         var wheels: Window
         var clock: Window
+        var switchUser: Window
     }
 
     private let link: GuardLink
@@ -356,10 +366,10 @@ final class Handshake {
                 continue
             case .settings(let received):
                 settings = received
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser):
                 windows = Windows(
                     cover: Window(cover), slider: Window(slider), banner: Window(banner), message: Window(message), wheels: Window(wheels),
-                    clock: Window(clock))
+                    clock: Window(clock), switchUser: Window(switchUser))
             default:
                 throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before its windows", status: .uiProtocolError)
             }
@@ -379,6 +389,7 @@ extension Options {
         auth = settings.auth
         message = settings.message
         countdown = settings.countdown
+        showFailedAttempts = settings.showFailedAttempts
         reduceMotion = settings.reduceMotion
         direction = settings.rightToLeft ? .rtl : .ltr
         clockFormat = settings.clockFormat

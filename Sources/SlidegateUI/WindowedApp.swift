@@ -116,7 +116,7 @@ package final class WindowedApp {
             XSync(display.pointer, 0)
         }
         host.finish()
-        if let summary = host.summary { report(summary) }
+        if let summary = host.failures.summary { report(summary) }
         return status
     }
 

@@ -61,25 +61,42 @@ package struct AuthHelper {
     }
 }
 
-/// Failed attempts while the gate ran, of any method: how many, and when the first was.
+/// Failed attempts while the gate ran, of any method: how many, and when the first and the
+/// last were.
 package struct FailureLog: Sendable {
     package private(set) var count = 0
     package private(set) var first: time_t?
+    package private(set) var last: time_t?
 
     package init() {}
 
     package mutating func add() {
+        let now = time(nil)
         count += 1
-        if first == nil { first = time(nil) }
+        if first == nil { first = now }
+        last = now
     }
 
     /// "3 failed attempts since 14:02", for stderr when the gate ends; nil when none failed.
     package var summary: String? {
-        guard count > 0, var first else { return nil }
+        guard count > 0, let first else { return nil }
+        return "\(attempts) since \(Self.hoursAndMinutes(first))"
+    }
+
+    /// "3 failed attempts while locked, the last at 14:07", for the notification after an
+    /// unlock; nil when none failed.
+    package var notice: String? {
+        guard count > 0, let last else { return nil }
+        return "\(attempts) while locked, the last at \(Self.hoursAndMinutes(last))"
+    }
+
+    private var attempts: String { "\(count) failed attempt\(count == 1 ? "" : "s")" }
+
+    private static func hoursAndMinutes(_ moment: time_t) -> String {
+        var moment = moment
         var parts = tm()
-        localtime_r(&first, &parts)
-        let time = Self.twoDigits(parts.tm_hour) + ":" + Self.twoDigits(parts.tm_min)
-        return "\(count) failed attempt\(count == 1 ? "" : "s") since \(time)"
+        localtime_r(&moment, &parts)
+        return twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
     /// Both logs' attempts, counted since the earlier first.
@@ -87,6 +104,7 @@ package struct FailureLog: Sendable {
         var sum = FailureLog()
         sum.count = a.count + b.count
         sum.first = [a.first, b.first].compactMap { $0 }.min()
+        sum.last = [a.last, b.last].compactMap { $0 }.max()
         return sum
     }
 

@@ -27,6 +27,13 @@ package final class GateHost {
     private var command: ChildProcess?
     /// Where the wheels' random digits come from: getrandom(2).
     private var random = SystemRandomNumberGenerator()
+    /// `--key-command`: what each key runs while locked.
+    private let keyCommands: [KeyCommand]
+    /// `--switch-user-command`.
+    private let switchUserCommand: String?
+    /// The commands the person started with a key or the switch-user button, by what
+    /// started them; each left to run, and reaped when it ends.
+    private var started: [String: ChildProcess] = [:]
 
     /// A gate for `options` laid out as `layout`, with `pinLength` wheels (the PIN file's
     /// length; 0 without), spun to random digits at once.
@@ -39,6 +46,8 @@ package final class GateHost {
         if options.grace > 0 { settings.graceUntil = start + options.grace }
         gate = Gate(settings: settings, layout: layout, start: start)
         method = options.auth
+        keyCommands = options.keyCommands
+        switchUserCommand = options.switchUserCommand
         self.auth = auth
         self.methods = methods
         self.display = display
@@ -48,7 +57,7 @@ package final class GateHost {
     }
 
     /// Ends what the gate started: the unlock command, if it still runs, and the methods
-    /// that need no typing.
+    /// that need no typing (a key's command is left to finish).
     package func finish() {
         command?.stop()
         command = nil
@@ -132,12 +141,41 @@ package final class GateHost {
         let now = monotonicNow()
         methods.forEach { $0.reap(at: now) }
         syncMethods(at: now)
+        started = started.filter { $0.value.poll() == nil }
         return nil
+    }
+
+    /// Runs a command the person asked for with a key or a button (`/bin/sh -c`, its output
+    /// on stderr), unless the one `name` started is still running: a held key's repeats
+    /// never pile up processes. One that cannot start is said on stderr; the lock holds.
+    private func start(_ name: String, _ command: String, option: String) {
+        if let running = started[name], running.poll() == nil { return }
+        do {
+            started[name] = try ChildProcess("/bin/sh", ["sh", "-c", command], descriptors: [1: 2])
+        } catch {
+            report("--\(option) \(name): \(error.description)")
+        }
+    }
+
+    /// `--switch-user-command`: the button or Ctrl+Alt+S; the lock stays.
+    package func switchUser() {
+        if let switchUserCommand { start("switch-user", switchUserCommand, option: "switch-user-command") }
     }
 
     /// A key press: a wheel's key with `--auth pin`, else a key of the password stage;
     /// then Caps Lock as the server has it now.
     package func keyPressed(_ event: inout XEvent, at now: Double) -> ExitStatus? {
+        // The key's first keysym: the one the keyboard's first layout prints on it.
+        let keysym = UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0))
+        if let bound = keyCommands.first(where: { $0.keysym == keysym }) {
+            start(bound.name, bound.command, option: "key-command")
+            return nil
+        }
+        let controlAlt = UInt32(ControlMask | Mod1Mask)
+        if switchUserCommand != nil, keysym == 0x73, event.xkey.state & controlAlt == controlAlt {
+            switchUser()
+            return nil
+        }
         if method.keysTurnWheels {
             if let key = WheelKey(&event) { return handle(.wheelKey(key), at: now) }
         } else if method.usesPassword, let key = auth?.key(of: &event) {
@@ -154,9 +192,22 @@ package final class GateHost {
     /// What was typed, for a prompt whose answer may be shown (never a hidden one).
     package var echo: String? { auth?.echo(for: gate.entry) }
 
-    /// "3 failed attempts since 14:02", for stderr when the run ends; nil when none failed.
-    package var summary: String? {
-        methods.reduce(auth?.failures ?? FailureLog()) { $0 + $1.failures }.summary
+    /// Every method's failed attempts.
+    package var failures: FailureLog {
+        methods.reduce(auth?.failures ?? FailureLog()) { $0 + $1.failures }
+    }
+
+    /// `--show-failed-attempts`, after an unlock: a desktop notification of the failed
+    /// attempts, when there were any (`notify-send`, which says nothing when no notification
+    /// server answers). It is left to run: the guard does not wait for the desktop.
+    package func notifyOfFailures() {
+        guard let notice = failures.notice else { return }
+        do {
+            _ = try ChildProcess(
+                "/bin/sh", ["sh", "-c", "exec notify-send --app-name=slidegate --icon=dialog-password -- \"$1\" >/dev/null 2>&1", "sh", notice])
+        } catch {
+            report("--show-failed-attempts: cannot start notify-send: \(error.description)")
+        }
     }
 
     /// The slider moved or changed size: the gate lays out anew.

@@ -56,6 +56,16 @@ import Testing
                   --key-service NAME     the PAM service for key in --auth (default slidegate-key: pam_u2f)
                   --grace SECONDS        lock mode: for SECONDS after the lock is up, the slide alone
                                          opens it, whatever --auth says
+                  --show-failed-attempts
+                                         show how many passwords and PINs were refused; in lock mode, a
+                                         desktop notification after unlocking says how many, and when
+                  --key-command KEYSYM=CMD
+                                         lock mode: the key KEYSYM (F1-F35, an XF86 key such as
+                                         XF86AudioRaiseVolume, Print, Pause…) runs CMD with /bin/sh -c
+                                         while locked; repeatable, one a key (the last wins)
+                  --switch-user-command CMD
+                                         lock mode: a "switch user" button (and Ctrl+Alt+S) runs CMD with
+                                         /bin/sh -c, such as dm-tool switch-to-greeter; the lock stays
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
                   --clock-format FORMAT  lock mode: strftime format of the clock above the slider (default:
                                          the locale's hours and minutes; "" for none)
@@ -120,7 +130,7 @@ import Testing
         let options = try #require(page.firstRange(of: "# OPTIONS").map { page[$0.upperBound...] })
         let section = options[..<(options.firstRange(of: "\n# ")?.lowerBound ?? options.endIndex)]
         let listed = section.split(separator: "\n").compactMap { line -> String? in
-            guard let match = line.wholeMatch(of: /\*(--[a-z-]+)\*( _[A-Z]+_)?/) else { return nil }
+            guard let match = line.wholeMatch(of: /\*(--[a-z-]+)\*( _[A-Z=]+_)?/) else { return nil }
             return String(match.output.1) + (match.output.2.map { $0.replacing("_", with: "") } ?? "")
         }
         #expect(listed == OptionSpec.all.map(\.usage), "the man page's OPTIONS, in --help's order")

@@ -168,3 +168,52 @@ private func bannerText(_ g: Gate, at t: Double) -> String? {
         #expect(g.scene(at: 2.5).field?.layout == nil)
     }
 }
+
+@Suite struct FailedAttemptsTests {
+    private func counting(_ methods: [AuthMethod], shown: Bool = true) -> Gate {
+        var settings = Gate.Settings(text: "slide to unlock", auth: AuthMethods(methods), bannersInTrack: false)
+        settings.showFailedAttempts = shown
+        if methods.contains(.pin) { settings.pinLength = 4 }
+        return Gate(settings: settings, layout: methods.contains(.pin) ? pinLayout : layout, start: 0)
+    }
+
+    private func refusePassword(_ g: inout Gate, at t: Double) {
+        _ = g.handle(.key(.character), at: t)
+        _ = g.handle(.key(.enter), at: t + 0.1)
+        _ = g.handle(.authVerdict(granted: false, message: nil), at: t + 0.2)
+    }
+
+    @Test func thePasswordStageCountsRefusedPasswords() {
+        var g = counting([.pam])
+        slide(&g, at: 0)
+        #expect(g.scene(at: 0.5).field?.failedAttempts == nil, "nothing failed yet: no badge")
+        refusePassword(&g, at: 1)
+        refusePassword(&g, at: 3)
+        #expect(g.scene(at: 4).field?.failedAttempts == 2)
+        #expect(g.advance(to: 3.3 + g.settings.idleLimit) == nil)
+        #expect(!g.entry.isOpen)
+        #expect(g.scene(at: 40).label?.text == "slide to unlock · \(Gate.failedMark)2", "the closed stage leaves the count on the track")
+    }
+
+    @Test func theWheelsCountRefusedPinsAndTheTrackShowsThem() {
+        var g = counting([.pin])
+        #expect(slide(&g, at: 0) == .checkPin)
+        _ = g.handle(.pinVerdict(granted: false, message: nil), at: 0.3)
+        #expect(g.scene(at: 3).label?.text == "slide to unlock · \(Gate.failedMark)1")
+        #expect(g.scene(at: 3).field == nil)
+    }
+
+    @Test func withoutTheOptionNothingIsCounted() {
+        var g = counting([.pam], shown: false)
+        slide(&g, at: 0)
+        refusePassword(&g, at: 1)
+        #expect(g.scene(at: 2).field?.failedAttempts == nil)
+        #expect(g.failedAttemptsShown == nil)
+    }
+
+    @Test func aFingerprintsNoMatchIsNotATypedFailure() {
+        var g = counting([.pam, .fingerprint])
+        _ = g.handle(.methodVerdict(.fingerprint, granted: false), at: 1)
+        #expect(g.failedAttemptsShown == nil, "a finger brushing the reader is not an attempt on the lock")
+    }
+}

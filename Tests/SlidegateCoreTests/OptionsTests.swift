@@ -250,6 +250,54 @@ extension UserError {
             "slidegate: --grace: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
     }
 
+    @Test func failedAttemptsAreShownOnlyWhereSomethingCanFail() throws {
+        #expect(try options("--auth", "pam", "--show-failed-attempts").gateSettings.showFailedAttempts)
+        #expect(try !options("--auth", "pam").gateSettings.showFailedAttempts)
+        #expect(try options("--auth", "pin", "--show-failed-attempts", "--geometry", "600x272").showFailedAttempts, "windowed mode too")
+        expectUsageError(["--show-failed-attempts"], "slidegate: --show-failed-attempts: with --auth none nothing can fail; give --auth too")
+    }
+
+    @Test func keyCommandsTakeOnlyKeysThatTypeNothing() throws {
+        let bound = try options(
+            "--key-command", "XF86AudioRaiseVolume=pactl set-sink-volume @DEFAULT_SINK@ +5%", "--key-command", "F12=a=b",
+            "--key-command", "Print=scrot").keyCommands
+        #expect(bound.map(\.name) == ["XF86AudioRaiseVolume", "F12", "Print"])
+        #expect(bound.map(\.keysym) == [0x1008_FF13, 0xffc9, 0xff61])
+        #expect(bound.map(\.command) == ["pactl set-sink-volume @DEFAULT_SINK@ +5%", "a=b", "scrot"], "the command is all after the first =")
+        let again = try options("--key-command", "F1=one", "--key-command", "F1=two").keyCommands
+        #expect(again.map(\.command) == ["two"], "one command a key: the last wins")
+        let expected = "KEYSYM=COMMAND with a key that types no text (F1-F35, an XF86 key such as XF86AudioRaiseVolume, Print, Pause, Scroll_Lock, Sys_Req, Break, Help or Menu) and a command"
+        for bad in ["a=echo", "A=echo", "1=echo", "Return=echo", "KP_Enter=echo", "Escape=x", "BackSpace=x", "Tab=x", "space=x", "Left=x",
+            "Shift_L=x", "F0=x", "F36=x", "F01=x", "XF86Switch_VT_1=x", "XF86AudioRaiseVolume", "XF86AudioRaiseVolume=", "F5= ", "=x",
+            "xf86audioraisevolume=x"]
+        {
+            expectUsageError(["--key-command", bad], "slidegate: --key-command: expected \(expected), got \"\(bad)\"")
+        }
+        expectUsageError(
+            ["--key-command", "F5=x", "--geometry", "400x60"],
+            "slidegate: --key-command: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
+    }
+
+    @Test func keyCommandsComeFromTheConfigurationFileToo() throws {
+        let given = try ConfigFile.parse("key-command=XF86AudioMute=amixer set Master toggle\nkey-command=F7=true\n", path: "/c")
+        guard case .run(let parsed) = try Options.parse(["--key-command", "F7=false"], config: given) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(parsed.keyCommands.map(\.command) == ["amixer set Master toggle", "false"], "the command line's F7 wins")
+        #expect(throws: UserError("/c:1: key-command: expected KEYSYM=COMMAND with a key that types no text (F1-F35, an XF86 key such as XF86AudioRaiseVolume, Print, Pause, Scroll_Lock, Sys_Req, Break, Help or Menu) and a command, got \"q=rm -rf ~\"", status: .usage)) {
+            _ = try Options.parse([], config: try ConfigFile.parse("key-command=q=rm -rf ~\n", path: "/c"))
+        }
+    }
+
+    @Test func switchUserIsLockModeAndNeedsACommand() throws {
+        #expect(try options("--switch-user-command", "dm-tool switch-to-greeter").switchUserCommand == "dm-tool switch-to-greeter")
+        expectUsageError(["--switch-user-command", " "], #"slidegate: --switch-user-command: expected a shell command, got " ""#)
+        expectUsageError(
+            ["--switch-user-command", "x", "--geometry", "400x60"],
+            "slidegate: --switch-user-command: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
+    }
+
     @Test func setPinIsItsOwnInvocationAndHonoursThePinFile() throws {
         #expect(try Options.parse(["--set-pin"]) == .setPin(pinFile: nil))
         #expect(try Options.parse(["--pin-file", "/tmp/p", "--set-pin"]) == .setPin(pinFile: "/tmp/p"))

@@ -62,6 +62,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .settings({
             var s = UISettings(text: "اسحب", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pam)
             s.countdown = true
+            s.showFailedAttempts = true
             s.deadline = 1234.5
             s.reduceMotion = true
             s.rightToLeft = true
@@ -72,7 +73,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
             s.imageMode = .tile
             return s
         }()),
-        .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a),
+        .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),

@@ -79,6 +79,23 @@ enum GoldenImage {
         try compare(name, surface, sourceLocation: sourceLocation)
     }
 
+    /// The switch-user button, `width`x`height`, painted by a `NoticeRenderer` as lock mode's
+    /// UI paints it (text 0.42 of the height).
+    static func checkButton(_ name: String, _ text: String, width: Int = 144, height: Int = 40, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        let renderer = NoticeRenderer(
+            width: Double(width), height: Double(height), background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!,
+            fontMap: try FontMap(files: fontFiles), family: family, textSize: (Double(height) * 0.42).rounded())
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        try renderer.drawButton(text, into: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        try compare(name, surface, sourceLocation: sourceLocation)
+    }
+
     /// Compares an image with `Goldens/NAME.png` (or records it).
     static func compare(_ name: String, _ actual: OpaquePointer, sourceLocation: SourceLocation) throws {
         let path = directory + name + ".png"

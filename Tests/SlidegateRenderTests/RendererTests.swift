@@ -74,6 +74,8 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         var layout = field(count: 5)
         layout.layout = "de"
         try GoldenImage.check("field-layout", Scene(thumbValue: 1, label: nil, busy: false, field: layout), with: renderer)
+        layout.failedAttempts = 3
+        try GoldenImage.check("field-failed-attempts", Scene(thumbValue: 1, label: nil, busy: false, field: layout), with: renderer)
         try GoldenImage.check("field-busy", Scene(thumbValue: 1, label: nil, busy: true, field: field()), with: renderer)
         try GoldenImage.check(
             "field-caps", Scene(thumbValue: 1, label: nil, busy: false, field: field(notice: "Caps Lock is on")), with: renderer)
@@ -91,6 +93,8 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         try GoldenImage.checkBanner(
             "banner-error",
             Scene.BannerView(kind: .error, text: "The account is locked due to 3 failed logins. (298 seconds left to unlock)", shown: 1))
+        try GoldenImage.checkButton("switch-user", "switch user")
+        try GoldenImage.checkButton("switch-user-long", "Benutzer wechseln und abmelden")
         try GoldenImage.checkBanner("banner-sliding", Scene.BannerView(kind: .error, text: "wrong password", shown: 0.5))
         try GoldenImage.checkBanner("banner-none", nil)
     }
