@@ -70,12 +70,17 @@ package struct BannerQueue: Equatable, Sendable {
         return banner.kind == .error ? 4 : 3
     }
 
+    /// How long a passing banner stays in when a graver one comes.
+    package static let leastStay = 1.0
+
     /// How many banners may wait behind the one showing.
     package static let maximumWaiting = 8
 
-    /// Queues a banner; an identical one already waiting or showing is not repeated, and a
+    /// Queues a banner; an identical one already waiting or showing is not repeated, a
     /// countdown replaces the countdown of the same text (the one showing counts on to the
-    /// new moment).
+    /// new moment), and a graver one does not wait behind a passing one that shows ("Failed
+    /// to match fingerprint" after "Place your finger on the reader"): that one slides out once
+    /// it has been in for `leastStay`.
     package mutating func post(_ banner: Banner, at now: Double) {
         advance(to: now)
         guard showing?.banner != banner, !waiting.contains(banner) else { return }
@@ -90,6 +95,11 @@ package struct BannerQueue: Equatable, Sendable {
                 return
             }
             waiting.removeAll(where: sameCountdown)
+        }
+        if var s = showing, s.banner.kind < banner.kind, s.leaving == nil, let stay = Self.stay(s.banner) {
+            // Read for a second at least, then gone.
+            s.leaving = max(now, s.start + Self.slideDuration + min(stay, Self.leastStay))
+            showing = s
         }
         let index = waiting.firstIndex { $0.kind < banner.kind } ?? waiting.endIndex
         guard index < Self.maximumWaiting else { return }

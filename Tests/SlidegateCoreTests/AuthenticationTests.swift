@@ -183,11 +183,22 @@ private func slideAndAsk(_ g: inout Gate, at t: Double = 0) {
         var q = BannerQueue()
         q.post(Banner(.info, "a"), at: 0)
         q.post(Banner(.info, "b"), at: 0.1)
-        q.post(Banner(.error, "c"), at: 0.2)
+        q.post(Banner(.info, "c"), at: 0.2)
         #expect(q.visible(at: 1)?.banner.text == "a")
-        // a: in at 0.25, leaves at 3.25, gone at 3.5; then c (error) before b.
-        #expect(q.visible(at: 3.6)?.banner.text == "c")
-        #expect(q.visible(at: 3.5 + 0.25 + 4 + 0.25 + 0.1)?.banner.text == "b")
+        // a: in at 0.25, leaves at 3.25, gone at 3.5; then b, then c.
+        #expect(q.visible(at: 3.6)?.banner.text == "b")
+        q.post(Banner(.warning, "d"), at: 3.7)
+        // b: in at 3.75, read for a second, leaves at 4.75, gone at 5; then d, not c.
+        #expect(q.visible(at: 4.7)?.banner.text == "b", "b is read for a second")
+        #expect(q.visible(at: 5.1)?.banner.text == "d", "a graver one does not wait behind a passing one")
+        #expect(q.visible(at: 5 + 0.25 + 3 + 0.25 + 0.1)?.banner.text == "c", "and the rest wait behind it")
+    }
+
+    @Test func aGraverBannerWaitsBehindOneThatStays() {
+        var q = BannerQueue()
+        q.post(Banner(.info, "counting", countdownUntil: 10), at: 0)
+        q.post(Banner(.error, "x"), at: 1)
+        #expect(q.visible(at: 2)?.banner.text == "counting", "a countdown is not cut short")
     }
 
     @Test func aClickDismisses() {
