@@ -28,9 +28,6 @@ import Testing
         client.type(text, enter: enter)
     }
 
-    /// The field is open: the thumb sits at the end (showing a lock).
-    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
-
     @Test func slideThenTheRightPasswordUnlocks() throws {
         let gate = try lockWithPam()
         client.drag(from: (140, 140), to: (1000, 140))

@@ -31,8 +31,6 @@ import Testing
             ["--auth", "pam,fingerprint", "--pam-service", "slidegate", "--fingerprint-service", "fprint"], environment: environment)
     }
 
-    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
-
     @Test func theEnrolledFingerOpensTheLock() throws {
         let gate = try lockWithFprintd()
         #expect(reader.awaitVerification(), "pam_fprintd started a verification: \(gate.standardError)")
@@ -57,12 +55,13 @@ import Testing
     }
 }
 
-/// fprintd on a private system bus: the bus (dbus-daemon with a configuration of its own),
-/// python-dbusmock's polkitd allowing every action, and fprintd with only libfprint's
-/// virtual device, keeping its prints in a directory of its own. All go with it.
+/// fprintd on a private system bus (`PrivateBus`), with python-dbusmock's polkitd allowing
+/// every action, and only libfprint's virtual device, keeping its prints in a directory of
+/// its own. All go with it.
 final class Fprintd {
     let directory: String
-    var bus: String { "unix:path=\(directory)/bus" }
+    private let privateBus: PrivateBus
+    var bus: String { privateBus.address }
     private var socket: String { directory + "/reader" }
     private var processes: [Child] = []
 
@@ -72,43 +71,24 @@ final class Fprintd {
         directory = String(cString: made)
         mkdir(directory + "/state", 0o700)
         mkdir(directory + "/run", 0o700)
-        write(
-            "bus.conf",
-            """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>system</type>
-              <listen>unix:path=\(directory)/bus</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <allow own="*"/>
-                <allow send_destination="*"/>
-                <allow receive_sender="*"/>
-              </policy>
-            </busconfig>
-
-            """)
-        processes.append(try Child("/usr/bin/dbus-daemon", ["--config-file=\(directory)/bus.conf", "--nofork"]))
-        guard eventually(within: 5, { access(directory + "/bus", F_OK) == 0 }) else { throw Failure("the private bus did not start") }
-        let onBus: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus]
-        processes.append(try Child("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "polkitd"], environment: onBus))
-        let allowed = eventually(within: 10) {
-            (try? Child(
-                "/usr/bin/dbus-send",
-                ["--system", "--print-reply", "--dest=org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
-                    "org.freedesktop.DBus.Mock.AllowUnknown", "boolean:true"], environment: onBus).wait()) == 0
+        privateBus = try PrivateBus()
+        processes.append(
+            try Child(
+                "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "polkitd"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus]))
+        let allowed = eventually(within: 10) { [privateBus] in
+            privateBus.call(
+                "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock.AllowUnknown",
+                "boolean:true")
         }
         guard allowed else { throw Failure("python-dbusmock's polkitd did not answer") }
         processes.append(
             try Child(
                 "/usr/libexec/fprintd", ["--no-timeout"],
                 environment: [
-                    "DBUS_SYSTEM_BUS_ADDRESS": bus, "FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device", "G_MESSAGES_DEBUG": "all",
-                    "STATE_DIRECTORY": directory + "/state", "RUNTIME_DIRECTORY": directory + "/run",
+                    "DBUS_SYSTEM_BUS_ADDRESS": bus, "FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device",
+                    "G_MESSAGES_DEBUG": "all", "STATE_DIRECTORY": directory + "/state", "RUNTIME_DIRECTORY": directory + "/run",
                 ], stdout: directory + "/fprintd.log"))
-        guard eventually(within: 10, { owns("net.reactivated.Fprint") }) else { throw Failure("fprintd did not take its name on the bus") }
+        guard eventually(within: 10, { privateBus.owns("net.reactivated.Fprint") }) else { throw Failure("fprintd did not take its name on the bus") }
     }
 
     /// Waits until fprintd says a verification started (its debug log), and a moment more
@@ -118,16 +98,6 @@ final class Fprintd {
         guard eventually(within: 5, { contents(of: directory + "/fprintd.log").contains("start verification") }) else { return false }
         sleep(seconds: 0.3)
         return true
-    }
-
-    /// Whether a client on the bus has the well-known `name`.
-    private func owns(_ name: String) -> Bool {
-        let answer = directory + "/owner"
-        let asked = try? Child(
-            "/usr/bin/dbus-send",
-            ["--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                "string:" + name], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus], stdout: answer)
-        return asked?.wait() == 0 && contents(of: answer).contains("boolean true")
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -184,12 +154,6 @@ final class Fprintd {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
-    }
-
-    private func write(_ name: String, _ text: String) {
-        let f = fopen(directory + "/" + name, "w")!
-        fputs(text, f)
-        fclose(f)
     }
 
     deinit {

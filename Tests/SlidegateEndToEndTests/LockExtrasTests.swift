@@ -21,8 +21,6 @@ import Testing
     var directory: String { scratch.path }
     var log: String { directory + "/log" }
 
-    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
-
     @Test func aBoundKeyRunsItsCommandAndLeavesThePasswordAlone() throws {
         let gate = try lock(
             ["--auth", "pam", "--pam-service", "slidegate", "--key-command", "XF86AudioRaiseVolume=echo up >> \(log)"],

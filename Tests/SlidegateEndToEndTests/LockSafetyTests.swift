@@ -159,15 +159,15 @@ import Testing
     }
 }
 
-/// A private D-Bus daemon standing in for the system bus, with python-dbusmock's logind on
-/// it and one session, "c1": what xss-lock needs to run outside a real login session.
-final class MockLogind {
+/// A private D-Bus daemon standing in for the system bus (the session bus's configuration,
+/// which lets any client own any name), on an address of its own; it goes with the object.
+final class PrivateBus {
     let address: String
-    private let bus: Child
-    private let logind: Child
+    private let daemon: Child
+
     init() throws {
         let addressFile = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).bus"
-        bus = try Child(
+        daemon = try Child(
             "/usr/bin/dbus-daemon", ["--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1"],
             stdout: addressFile)
         var found = ""
@@ -182,15 +182,44 @@ final class MockLogind {
         unlink(addressFile)
         guard !found.isEmpty else { throw Child.SpawnError(path: "dbus-daemon (no address)", code: EIO) }
         address = found
+    }
+
+    /// Whether a client on the bus has the well-known `name`.
+    func owns(_ name: String) -> Bool {
+        let answer = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).owner"
+        defer { unlink(answer) }
+        let asked = try? Child(
+            "/usr/bin/dbus-send",
+            ["--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                "string:" + name], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], stdout: answer)
+        return asked?.wait() == 0 && contents(of: answer).contains("boolean true")
+    }
+
+    /// A method call on the bus, as `dbus-send --system --print-reply` makes it: whether it
+    /// was answered (within 5 s) without an error.
+    func call(_ destination: String, _ path: String, _ method: String, _ arguments: String...) -> Bool {
+        (try? Child(
+            "/usr/bin/dbus-send", ["--system", "--print-reply", "--dest=" + destination, path, method] + arguments,
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address]).wait(timeout: 5)) == 0
+    }
+}
+
+/// python-dbusmock's logind on a private bus, with one session, "c1": what xss-lock needs to
+/// run outside a real login session.
+final class MockLogind {
+    private let bus: PrivateBus
+    private let logind: Child
+    var address: String { bus.address }
+
+    init() throws {
+        bus = try PrivateBus()
         logind = try Child(
             "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind"],
-            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
-        let added = eventually(within: 10) {
-            (try? Child(
-                "/usr/bin/dbus-send",
-                ["--system", "--print-reply", "--dest=org.freedesktop.login1", "/org/freedesktop/login1",
-                    "org.freedesktop.DBus.Mock.AddSession", "string:c1", "string:seat0", "uint32:0", "string:root", "boolean:true"],
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address]).wait(timeout: 5)) == 0
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let added = eventually(within: 10) { [bus] in
+            bus.call(
+                "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.DBus.Mock.AddSession", "string:c1", "string:seat0",
+                "uint32:0", "string:root", "boolean:true")
         }
         guard added else { throw Child.SpawnError(path: "python3 -m dbusmock (no logind session)", code: EIO) }
     }

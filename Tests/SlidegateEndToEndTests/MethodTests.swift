@@ -25,8 +25,6 @@ import Testing
         return try lock(arguments + extra, environment: pam.environment)
     }
 
-    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
-
     @Test func aFingerOpensTheLockWhileAPasswordIsHalfTyped() throws {
         let gate = try lockWith("pam,fingerprint")
         #expect(eventually { reader.isWaiting }, "the reader runs from the moment the lock is up: \(gate.standardError)")
@@ -55,6 +53,19 @@ import Testing
         #expect(gate.isRunning && !client.canGrabKeyboard(), "not before the slide")
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(gate.wait() == 0, "no password asked: \(gate.standardError)")
+    }
+
+    @Test func windowedModeRunsTheReaderToo() throws {
+        let gate = try screen.slidegate(
+            WindowedModeTests.geometry + ["--auth", "pam,fingerprint", "--pam-service", "slidegate", "--fingerprint-service", "finger"],
+            environment: pam.environment)
+        #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "the window: \(gate.standardError)")
+        #expect(eventually { reader.isWaiting }, "the reader runs beside the window's password")
+        reader.answer("match")
+        sleep(seconds: 0.3)
+        #expect(gate.isRunning, "a match before the slide is held, not a pass")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "the slide alone then passes: \(gate.standardError)")
     }
 
     @Test func aNoMatchSaysSoAndTheReaderTriesAgain() throws {

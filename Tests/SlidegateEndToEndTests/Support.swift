@@ -292,6 +292,9 @@ extension LockScreenChecks {
         return gate
     }
 
+    /// The password field is open: the thumb sits at the end (showing a lock).
+    func stageOpen() -> Bool { thumbShown(at: 1) && !thumbShown(at: 0) }
+
     func covered() -> Bool {
         [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
     }
