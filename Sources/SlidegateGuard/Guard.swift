@@ -37,6 +37,8 @@ package final class Guard {
     private let grabs: InputGrabs
     private let cover: LockCover
     private let blanking: Blanking
+    /// logind's LockedHint: true once locked, false at the end.
+    private let lockedHint = LockedHint()
     /// The decider: the gate, authentication, the unlock command.
     private var host: GateHost!
     private var gate: Gate { host.gate }
@@ -154,6 +156,7 @@ package final class Guard {
         StartupTrace.mark("guard:ui-started")
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
         if options.image == nil { showFirstFrame() }
+        lockedHint.set(true)
         shedStartupPages()
     }
 
@@ -189,6 +192,7 @@ package final class Guard {
     }
 
     private func run() throws(UserError) -> ExitStatus {
+        defer { lockedHint.set(false) }
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })

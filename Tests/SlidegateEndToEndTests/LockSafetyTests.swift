@@ -186,13 +186,7 @@ final class PrivateBus {
 
     /// Whether a client on the bus has the well-known `name`.
     func owns(_ name: String) -> Bool {
-        let answer = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).owner"
-        defer { unlink(answer) }
-        let asked = try? Child(
-            "/usr/bin/dbus-send",
-            ["--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
-                "string:" + name], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], stdout: answer)
-        return asked?.wait() == 0 && contents(of: answer).contains("boolean true")
+        ask("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:" + name)?.contains("true") == true
     }
 
     /// A method call on the bus, as `dbus-send --system --print-reply` makes it: whether it
@@ -201,6 +195,17 @@ final class PrivateBus {
         (try? Child(
             "/usr/bin/dbus-send", ["--system", "--print-reply", "--dest=" + destination, path, method] + arguments,
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": address]).wait(timeout: 5)) == 0
+    }
+
+    /// A method call's reply as `dbus-send --print-reply=literal` prints it, or nil when
+    /// there was none (an error, no answer within 5 s).
+    func ask(_ destination: String, _ path: String, _ method: String, _ arguments: String...) -> String? {
+        let answer = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).reply"
+        defer { unlink(answer) }
+        let asked = try? Child(
+            "/usr/bin/dbus-send", ["--system", "--print-reply=literal", "--dest=" + destination, path, method] + arguments,
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], stdout: answer)
+        return asked?.wait(timeout: 5) == 0 ? contents(of: answer) : nil
     }
 }
 
@@ -223,4 +228,37 @@ final class MockLogind {
         }
         guard added else { throw Child.SpawnError(path: "python3 -m dbusmock (no logind session)", code: EIO) }
     }
+
+    private static let session = "/org/freedesktop/login1/session/c1"
+
+    /// The session's LockedHint as logind has it; nil when it cannot be read.
+    var lockedHint: Bool? {
+        bus.ask("org.freedesktop.login1", Self.session, "org.freedesktop.DBus.Properties.Get", "string:org.freedesktop.login1.Session",
+            "string:LockedHint").map { $0.contains("true") }
+    }
+
+    /// The delay inhibitors logind holds for sleep, by who took them.
+    var sleepInhibitors: [String] {
+        bus.ask("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager.ListInhibitors").map { reply in
+            reply.split(separator: "\n").filter { $0.contains("sleep") && $0.contains("delay") }.map(String.init)
+        } ?? []
+    }
+
+    /// logind's PrepareForSleep(`starting`): true before a suspend, false after it.
+    func prepareForSleep(_ starting: Bool) -> Bool {
+        let code = """
+            import dbus
+            bus = dbus.bus.BusConnection("\(address)")
+            mock = bus.get_object("org.freedesktop.login1", "/org/freedesktop/login1")
+            mock.EmitSignal("org.freedesktop.login1.Manager", "PrepareForSleep", "b", [\(starting ? "True" : "False")],
+                            dbus_interface="org.freedesktop.DBus.Mock")
+            """
+        return (try? Child("/usr/bin/python3", ["-c", code]).wait(timeout: 5)) == 0
+    }
+
+    /// The session's Lock signal, as `loginctl lock-session` has logind send it.
+    func lockSession() -> Bool { bus.call("org.freedesktop.login1", Self.session, "org.freedesktop.login1.Session.Lock") }
+
+    /// The session's Unlock signal, as `loginctl unlock-session` has logind send it.
+    func unlockSession() -> Bool { bus.call("org.freedesktop.login1", Self.session, "org.freedesktop.login1.Session.Unlock") }
 }

@@ -1,0 +1,186 @@
+import CX11
+import Glibc
+import Testing
+
+/// The lock in a login session: logind (python-dbusmock's, on a private system bus, one
+/// session "c1") and xss-lock as `packaging/examples` runs it. logind's Lock and Unlock
+/// signals are what `loginctl lock-session` and `unlock-session` make it send.
+@Suite(.serialized) struct SessionTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let logind: MockLogind
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        logind = try MockLogind()
+    }
+
+    /// The environment of a process in session c1 with this test's logind.
+    var inSession: [String: String?] { ["DBUS_SYSTEM_BUS_ADDRESS": logind.address, "XDG_SESSION_ID": "c1"] }
+
+    @Test func lockSessionLocksOnceAndUnlockSessionEndsTheLock() throws {
+        let xssLock = try Child(
+            "/usr/bin/xss-lock", ["--session=c1", "--transfer-sleep-lock", "--", slidegatePath] + LockModeTests.arguments,
+            environment: inSession.merging([
+                "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": freshCacheHome(),
+            ]) { $1 })
+        sleep(seconds: 0.5)
+        #expect(xssLock.isRunning && !covered(), "xss-lock waits: \(xssLock.standardError)")
+        #expect(logind.lockSession())
+        let signalled = now()
+        #expect(eventually { covered() }, "xss-lock started slidegate: \(xssLock.standardError)")
+        let covering = now() - signalled
+        #expect(covering < 0.1, "the screen is covered within 100 ms of logind's Lock: \(Int(covering * 1000)) ms")
+        #expect(eventually { !client.canGrabKeyboard() && thumbShown(at: 0) })
+        #expect(eventually { logind.lockedHint == true }, "slidegate set the session's LockedHint")
+        let lockers = children(of: xssLock.pid)
+        #expect(lockers.count == 1)
+        #expect(logind.lockSession())
+        sleep(seconds: 0.5)
+        #expect(children(of: xssLock.pid) == lockers, "a second Lock starts no second lock")
+        #expect(logind.unlockSession())
+        #expect(eventually { children(of: xssLock.pid).isEmpty }, "xss-lock ended slidegate on logind's Unlock")
+        #expect(eventually { client.canGrabKeyboard() && !covered() }, "the desktop is back")
+        #expect(eventually { logind.lockedHint == false }, "and LockedHint is false again")
+        #expect(xssLock.isRunning)
+    }
+
+    /// Suspend as logind runs it: xss-lock holds a delay inhibitor, logind says
+    /// PrepareForSleep(true), xss-lock starts the lock and hands it the inhibitor, which the
+    /// lock lets go only once the screen is covered and grabbed; after PrepareForSleep(false)
+    /// the lock is still there and opens with the password.
+    @Test func suspendWaitsForTheLockAndTheLockOutlivesTheResume() throws {
+        let pam = try PamStack()
+        var environment = inSession.merging(pam.environment) { $1 }
+        environment.merge(["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": freshCacheHome()]) { $1 }
+        let xssLock = try Child(
+            "/usr/bin/xss-lock",
+            ["--session=c1", "--transfer-sleep-lock", "--", slidegatePath] + LockModeTests.arguments + ["--auth", "pam", "--pam-service", "slidegate"],
+            environment: environment)
+        #expect(eventually(within: 5) { logind.sleepInhibitors.count == 1 }, "xss-lock holds a delay inhibitor: \(xssLock.standardError)")
+        #expect(logind.prepareForSleep(true))
+        var releasedEarly = false
+        let released = eventually(within: 5) {
+            let gone = logind.sleepInhibitors.isEmpty
+            // Read the inhibitor first: a lock seen up after it went may have come later.
+            if gone && !(covered() && !client.canGrabKeyboard()) { releasedEarly = true }
+            return gone
+        }
+        #expect(released, "the lock let the inhibitor go")
+        #expect(!releasedEarly, "the machine could sleep only once the screen was covered and grabbed")
+        #expect(logind.prepareForSleep(false))
+        #expect(eventually(within: 5) { logind.sleepInhibitors.count == 1 }, "after the resume xss-lock holds a new inhibitor")
+        #expect(covered() && !client.canGrabKeyboard(), "the lock outlives the resume")
+        let lockers = children(of: xssLock.pid)
+        #expect(lockers.count == 1)
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() })
+        client.type(AuthTests.password)
+        #expect(eventually { children(of: xssLock.pid).isEmpty && client.canGrabKeyboard() }, "unlocked with the password")
+    }
+
+    @Test func theLockedHintFollowsTheLock() throws {
+        #expect(logind.lockedHint == false)
+        let gate = try lock([], environment: inSession)
+        #expect(eventually { logind.lockedHint == true }, "\(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+        #expect(eventually { logind.lockedHint == false })
+    }
+
+    @Test func withoutLogindNothingIsSaidAndNothingFails() throws {
+        let gate = try lock([], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus", "XDG_SESSION_ID": "c1"])
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+        let said = gate.standardError.split(separator: "\n").filter { !$0.contains("oom_score_adj") }
+        #expect(said.isEmpty, "\(said)")
+    }
+}
+
+/// Notifications while locked: dunst, the common notification daemon of i3 and openbox
+/// desktops, on a session bus of the test's own, pops a magenta window up at the screen's
+/// top right for each `notify-send`.
+@Suite(.serialized) struct NotificationTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let bus: PrivateBus
+    let dunst: Child
+    let config: String
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        bus = try PrivateBus()
+        config = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).dunstrc"
+        let f = fopen(config, "w")!
+        fputs(
+            """
+            [global]
+                width = 300
+                height = 60
+                origin = top-right
+                offset = 10x10
+                frame_width = 0
+                font = DejaVu Sans 10
+            [urgency_low]
+                background = "#ff00ff"
+                foreground = "#ffffff"
+                timeout = 20
+            [urgency_normal]
+                background = "#ff00ff"
+                foreground = "#ffffff"
+                timeout = 20
+            [urgency_critical]
+                background = "#ff00ff"
+                foreground = "#ffffff"
+                timeout = 20
+
+            """, f)
+        fclose(f)
+        dunst = try Child(
+            "/usr/bin/dunst", ["-config", config],
+            environment: ["DISPLAY": screen.name, "DBUS_SESSION_BUS_ADDRESS": bus.address, "WAYLAND_DISPLAY": unset])
+    }
+
+    /// A notification, sent as a person's programs send them.
+    func notify(_ text: String) {
+        _ = try? Child("/usr/bin/notify-send", [text], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).wait()
+    }
+
+    /// Whether a notification's magenta shows in its place (the screen's top right).
+    func notificationShows() -> Bool {
+        [(1280 - 40, 20), (1280 - 160, 30), (1280 - 290, 60)].contains { client.pixel($0.0, $0.1) == (255, 0, 255) }
+    }
+
+    @Test func noNotificationIsEverSeenOverTheLock() throws {
+        defer { unlink(config) }
+        notify("before the lock")
+        #expect(eventually(within: 5) { notificationShows() }, "dunst shows notifications: \(dunst.standardError)")
+        // Gone before the lock, so that each one after maps dunst's window anew, on top.
+        _ = try? Child("/usr/bin/dunstctl", ["close-all"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).wait()
+        #expect(eventually { !notificationShows() })
+        let gate = try lock()
+        var senders: [Child] = []
+        var sent = 0
+        var seen = 0
+        var samples = 0
+        let start = now()
+        while now() - start < 2 {
+            if sent < 10 && now() - start >= Double(sent) * 0.2 {
+                if let sender = try? Child("/usr/bin/notify-send", ["while locked \(sent)"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) {
+                    senders.append(sender)
+                }
+                sent += 1
+            }
+            samples += 1
+            if notificationShows() { seen += 1 }
+        }
+        #expect(senders.allSatisfy { $0.wait() == 0 }, "dunst took all ten")
+        #expect(seen == 0, "frames with a notification over the lock: \(seen) of \(samples)")
+        #expect(gate.isRunning && covered())
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(eventually { notificationShows() }, "after the unlock, dunst's notifications show as usual")
+    }
+}
