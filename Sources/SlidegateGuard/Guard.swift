@@ -197,6 +197,7 @@ package final class Guard {
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })
         if status == .completed { reveal() }
+        cover.restoreFocus()
         stopUI()
         host.finish()
         if let summary = host.failures.summary { report(summary) }

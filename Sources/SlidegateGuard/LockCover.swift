@@ -57,6 +57,8 @@ final class LockCover {
     private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var clock = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var switchUser = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The window that had the keyboard focus before the lock took it.
+    private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
     init(
@@ -82,6 +84,10 @@ final class LockCover {
             if shapeEventBase != nil { XShapeSelectInput(display.pointer, overlay, UInt(ShapeNotifyMask)) }
         }
         XRRSelectInput(display.pointer, display.root, Int32(RRScreenChangeNotifyMask))
+        var focus: Window = 0
+        var revert: Int32 = 0
+        XGetInputFocus(display.pointer, &focus, &revert)
+        focusBefore = focus
         create()
         // After the cover is mapped: what follows waits for the server's answers.
         watchCompositor()
@@ -95,6 +101,23 @@ final class LockCover {
         if obscurer != 0 { XDestroyWindow(display.pointer, obscurer) }
         if let overlay { XCompositeReleaseOverlayWindow(display.pointer, overlay) }
         XSync(display.pointer, 0)
+    }
+
+    /// Gives the keyboard focus back to the window that had it before the lock, if that is
+    /// still on screen: a window manager does not always (i3 leaves it on the root, where
+    /// the cover's focus reverts to, and typing goes nowhere until a click).
+    func restoreFocus() {
+        let dpy = display.pointer
+        if focusBefore != UInt(PointerRoot) && focusBefore != display.root {
+            var attributes = XWindowAttributes()
+            guard focusBefore != 0, XGetWindowAttributes(dpy, focusBefore, &attributes) != 0, attributes.map_state == IsViewable else {
+                _ = sg_take_x_error()
+                return
+            }
+        }
+        XSetInputFocus(dpy, focusBefore, RevertToParent, UInt(CurrentTime))
+        XSync(dpy, 0)
+        _ = sg_take_x_error()
     }
 
     /// The Composite overlay window, mapped and with any shape of its bounds undone (a

@@ -1,4 +1,5 @@
 import CX11
+import CXTest
 import Glibc
 import Testing
 
@@ -182,5 +183,147 @@ import Testing
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(gate.wait() == 0, "\(gate.standardError)")
         #expect(eventually { notificationShows() }, "after the unlock, dunst's notifications show as usual")
+    }
+}
+
+/// The window manager's keys while locked: i3 with a configuration of the test's own, an
+/// xterm showing a secret line, and i3's keys that open, close and move windows.
+@Suite(.serialized) struct WindowManagerTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let i3: Child
+    let config: String
+    /// In the titles of the windows this test opens, so that only its own are counted.
+    let tag = "slidegate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        config = "/tmp/\(tag).i3"
+        let f = fopen(config, "w")!
+        fputs(
+            """
+            # i3 config file (v4)
+            set $mod Mod4
+            font pango:DejaVu Sans 8
+            bindsym $mod+Return exec xterm -title \(tag)-opened -e sleep 600
+            bindsym $mod+Shift+q kill
+            bindsym $mod+1 workspace 1
+            bindsym $mod+2 workspace 2
+
+            """, f)
+        fclose(f)
+        i3 = try Child("/usr/bin/i3", ["-c", config], environment: ["DISPLAY": screen.name])
+    }
+
+    /// Whether a process of this test's with `title` in its command line runs.
+    func running(_ title: String) -> Bool {
+        (try? Child("/usr/bin/pgrep", ["-f", "\(tag)-\(title)"]).wait()) == 0
+    }
+
+    func chord(_ keys: Int32...) {
+        keys.forEach { client.keyDown($0) }
+        keys.reversed().forEach { client.keyUp($0) }
+    }
+
+    @Test func iThreesKeysDoNothingWhileLockedAndFocusComesBack() throws {
+        defer { unlink(config) }
+        #expect(eventually(within: 10) { windowManagerRuns() }, "i3 runs: \(i3.standardError)")
+        let superKey: Int32 = 0xffeb
+        let secret = try Child("/usr/bin/xterm", ["-title", "\(tag)-secret", "-e", "sh", "-c", "echo the secret line; sleep 600"],
+            environment: ["DISPLAY": screen.name])
+        #expect(eventually(within: 10) { focusedTitle() == "\(tag)-secret" }, "i3 manages the terminal: \(i3.standardError)")
+        chord(superKey, 0xff0d)
+        #expect(eventually(within: 10) { running("opened") }, "i3's $mod+Return opens a terminal")
+        _ = try? Child("/usr/bin/pkill", ["-f", "\(tag)-opened"]).wait()
+        #expect(eventually(within: 5) { !running("opened") && focusedTitle() == "\(tag)-secret" })
+        let gate = try lock()
+        chord(superKey, 0xff0d)
+        chord(superKey, 0xffe1, 0x71)
+        chord(superKey, 0x32)
+        sleep(seconds: 1)
+        #expect(!running("opened"), "$mod+Return opened nothing")
+        #expect(secret.isRunning, "$mod+Shift+q closed nothing")
+        #expect(gate.isRunning && covered())
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(eventually { focusedTitle() == "\(tag)-secret" }, "focus is back on the terminal: \(focusedTitle() ?? "none")")
+        let workspace = try Child("/usr/bin/i3-msg", ["-t", "get_workspaces"], environment: ["DISPLAY": screen.name], stdout: config + ".ws")
+        _ = workspace.wait()
+        #expect(contents(of: config + ".ws").contains(#""name":"1","visible":true,"focused":true"#), "still on workspace 1: \(contents(of: config + ".ws"))")
+        unlink(config + ".ws")
+    }
+}
+
+/// A floating window manager's keys and menu while locked: openbox with Debian's default
+/// configuration (Alt+Tab to the next window, Alt+F4 to close, a right click on the
+/// desktop for its root menu) and two terminals.
+@Suite(.serialized) struct FloatingWindowManagerTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let openbox: Child
+    let tag = "slidegate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+        openbox = try Child("/usr/bin/openbox", ["--config-file", "/etc/xdg/openbox/rc.xml"], environment: ["DISPLAY": screen.name])
+    }
+
+    func terminal(_ name: String) throws -> Child {
+        try Child("/usr/bin/xterm", ["-title", "\(tag)-\(name)", "-geometry", "40x10+\(name == "a" ? 600 : 900)+300", "-e", "sleep", "600"],
+            environment: ["DISPLAY": screen.name])
+    }
+
+    func rightClick(_ x: Int, _ y: Int) {
+        client.move(x, y)
+        XTestFakeButtonEvent(client.display, 3, 1, 0)
+        XTestFakeButtonEvent(client.display, 3, 0, 0)
+        XSync(client.display, 0)
+    }
+
+    @Test func openboxsKeysAndMenuDoNothingWhileLocked() throws {
+        #expect(eventually(within: 10) { windowManagerRuns() }, "openbox runs: \(openbox.standardError)")
+        let b = try terminal("b")
+        #expect(eventually(within: 10) { focusedTitle() == "\(tag)-b" }, "openbox manages the terminals: \(openbox.standardError)")
+        let a = try terminal("a")
+        #expect(eventually(within: 10) { focusedTitle() == "\(tag)-a" })
+        let desktop = Set(client.mappedTopLevels())
+        rightClick(100, 650)
+        #expect(eventually { Set(client.mappedTopLevels()) != desktop }, "a right click on the desktop opens openbox's menu")
+        client.key(0xff1b)
+        #expect(eventually { Set(client.mappedTopLevels()) == desktop })
+        let gate = try lock()
+        let locked = Set(client.mappedTopLevels())
+        rightClick(100, 650)
+        client.keyDown(0xffe9)
+        client.key(0xff09)
+        client.key(0xffc1)
+        client.keyUp(0xffe9)
+        sleep(seconds: 1)
+        #expect(Set(client.mappedTopLevels()) == locked, "no menu, no window switcher")
+        #expect(a.isRunning && b.isRunning, "Alt+F4 closed nothing")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(eventually { Set(client.mappedTopLevels()) == desktop }, "the desktop as it was")
+        #expect(eventually { focusedTitle() == "\(tag)-a" }, "the focus too: \(focusedTitle() ?? "none")")
+    }
+}
+
+extension LockScreenChecks {
+    /// The title of the window that has the keyboard focus.
+    func focusedTitle() -> String? {
+        var focus: Window = 0
+        var revert: Int32 = 0
+        XGetInputFocus(client.display, &focus, &revert)
+        var name: UnsafeMutablePointer<CChar>?
+        guard focus > 1, XFetchName(client.display, focus, &name) != 0, let name else { return nil }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    /// Whether a window manager has taken the screen (it says so on the root window).
+    func windowManagerRuns() -> Bool {
+        !client.longsProperty(XDefaultRootWindow(client.display), "_NET_SUPPORTING_WM_CHECK").isEmpty
     }
 }
