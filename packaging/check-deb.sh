@@ -91,13 +91,16 @@ lock_and_unlock() {
   rm -f "$fifo"
   DISPLAY=$display /usr/bin/slidegate --slider 600x80+100+100 2>/tmp/slidegate-check-err.$$ &
   gate=$!
+  # The guard's children: the drawing program, and a short-lived shell saying logind's LockedHint.
   for i in $(seq 200); do
-    ui=$(cat "/proc/$gate/task/$gate/children" 2>/dev/null | tr -d ' ')
+    ui=
+    for child in $(cat "/proc/$gate/task/$gate/children" 2>/dev/null); do
+      [ "$(readlink -f "/proc/$child/exe" 2>/dev/null)" = /usr/libexec/slidegate/slidegate-ui ] && ui=$child
+    done
     [ -n "$ui" ] && DISPLAY=$display xdotool search --class Slidegate >/dev/null 2>&1 && break
     sleep 0.01
   done
-  [ -n "$ui" ] && grep -qx /usr/libexec/slidegate/slidegate-ui <(tr '\0' '\n' < "/proc/$ui/cmdline") \
-    || { echo "no drawing program from /usr/libexec/slidegate; slidegate said:"; cat /tmp/slidegate-check-err.$$; }
+  [ -n "$ui" ] || { echo "no drawing program from /usr/libexec/slidegate; slidegate said:"; cat /tmp/slidegate-check-err.$$; }
   [ -n "$ui" ] && [ "$(cat "/proc/$ui/comm")" = slidegate-ui ] || { echo "the drawing program is named \"$(cat "/proc/$ui/comm")\""; ui=; }
   DISPLAY=$display xdotool mousemove 140 140 mousedown 1
   for i in $(seq 1 20); do DISPLAY=$display xdotool mousemove $((140 + i * 45)) 140; done

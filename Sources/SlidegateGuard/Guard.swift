@@ -438,6 +438,7 @@ package final class Guard {
     private func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
             if let status = host.signaled(signal) { return status }
+            if signal == SIGCHLD { lockedHint.reap() }
             if signal == SIGCHLD, let running = ui, let exit = running.process.poll() {
                 uiEnded(running, because: "ended (\(UIProcess.describe(exit)))")
             }

@@ -11,6 +11,11 @@ package final class LockedHint {
 
     package init() {}
 
+    /// SIGCHLD: the call that ended is reaped (no zombie among the guard's children).
+    package func reap() {
+        if last?.poll() != nil { last = nil }
+    }
+
     /// Says `locked`. The call before it ends first (or has had a second): false must not
     /// overtake true.
     package func set(_ locked: Bool) {

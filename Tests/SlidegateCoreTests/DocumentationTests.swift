@@ -125,6 +125,16 @@ import Testing
         }
     }
 
+    /// The window-manager examples the session tests run are the README's, line for line.
+    @Test(arguments: ["i3.config", "openbox-rc.xml"])
+    func theReadmeQuotesThePackagedExamples(_ name: String) throws {
+        let readme = try #require(Self.read("README.md"))
+        let example = try #require(Self.read("packaging/examples/" + name))
+        for line in example.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("<!--") {
+            #expect(readme.includes(String(line)), "README.md lacks \(name)'s \"\(line)\"")
+        }
+    }
+
     @Test func theManPageListsEveryOptionAndNoOther() throws {
         let page = try #require(Self.read("packaging/slidegate.1.scd"))
         let options = try #require(page.firstRange(of: "# OPTIONS").map { page[$0.upperBound...] })

@@ -163,9 +163,9 @@ import Testing
         // The test starts slidegate with descriptors 0-2 only: 3 is closed.
         let gate = try lock(environment: ["XSS_SLEEP_LOCK_FD": "3"])
         #expect(gate.standardError.contains("XSS_SLEEP_LOCK_FD: descriptor 3 is not open; ignoring it"))
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         kill(ui, SIGKILL)
-        #expect(eventually { children(of: gate.pid).first.map { $0 != ui } ?? false }, "a dead UI is still replaced")
+        #expect(eventually { uiChild(of: gate.pid).map { $0 != ui } ?? false }, "a dead UI is still replaced")
         gate.signal(SIGTERM)
         #expect(gate.wait(timeout: 2) == 143, "SIGTERM still ends it")
         #expect(client.canGrabKeyboard())
@@ -194,10 +194,10 @@ import Testing
 
     @Test func aStoppedUIIsReplacedWithinTwoSeconds() throws {
         let gate = try lock()
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         kill(ui, SIGSTOP)
         let stopped = now()
-        #expect(eventually(within: 3) { children(of: gate.pid).first.map { $0 != ui } ?? false })
+        #expect(eventually(within: 3) { uiChild(of: gate.pid).map { $0 != ui } ?? false })
         #expect(now() - stopped <= 2.1, "replaced after \(now() - stopped) s")
         #expect(gate.standardError.contains("the slider's drawing program stopped answering; starting another"))
         barrier(gate)

@@ -124,7 +124,7 @@ import Testing
         if seconds > 50 { sleep(seconds: Double(62 - seconds)) }
         let gate = try screen.slidegate(["--background", "#102030", "--reduce-motion"])
         #expect(eventually { clockShown() }, "the clock is drawn: \(gate.standardError)")
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         sleep(seconds: 0.5)
         let before = try #require(contextSwitches(of: ui))
         sleep(seconds: 3)
@@ -139,7 +139,7 @@ import Testing
     @Test func aClockWithSecondsChangesEverySecond() throws {
         let gate = try screen.slidegate(["--background", "#102030", "--reduce-motion", "--clock-format", "%T", "--date-format", ""])
         #expect(eventually { clockShown() }, "the clock is drawn: \(gate.standardError)")
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         let first = client.brightness(x: 430, y: 389, width: 420, height: 119, step: 2)
         let before = try #require(contextSwitches(of: ui))
         sleep(seconds: 3)

@@ -74,7 +74,7 @@ import Testing
     /// socket while the server takes them (6–10 wake-ups, more on a loaded machine).
     @Test func aScreenWithoutTimingsCountsAs60HzAndASweepIsHandedOver() throws {
         let gate = try lock(["--fps", "240"])
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         sleep(seconds: 3.1)
         let before = try #require(contextSwitches(of: ui))
         let frames = client.frames(x: 100, y: 100, width: 600, height: 80, over: 2)
@@ -109,7 +109,7 @@ import Testing
         let other = try Client(plain)
         let gate = try plain.slidegate(Self.arguments)
         #expect(eventually { other.brightness(140, 140) > 90 }, "locked: \(gate.standardError)")
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         let before = try #require(contextSwitches(of: ui))
         let frames = other.frames(x: 100, y: 100, width: 600, height: 80, over: 2)
         let woke = try #require(contextSwitches(of: ui)) - before
@@ -150,7 +150,7 @@ import Testing
     /// pixel for pixel what the UI paints at the same place once it has the slider back.
     @Test func theGuardDrawsADragAsTheUIWould() throws {
         let gate = try lock()
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         client.drag(from: (140, 140), to: (300, 140), release: false)
         #expect(eventually { thumbShown(at: 160 / 520) && !thumbShown(at: 0) })
         let before = try #require(contextSwitches(of: ui))

@@ -63,7 +63,7 @@ import Testing
 
     @Test func killingTheUIKeepsTheLockAndANewOneDraws() throws {
         let gate = try lock()
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         let cover = try #require(topWindow())
         var rootReturn: Window = 0
         var parent: Window = 0
@@ -81,7 +81,7 @@ import Testing
         #expect(now() - killed < 0.5, "the slider was back after \(now() - killed) s")
         #expect(covered())
         #expect(!client.canGrabKeyboard() && !client.canGrabPointer(), "still grabbed")
-        #expect(children(of: gate.pid).first != ui)
+        #expect(uiChild(of: gate.pid) != ui)
         #expect(gate.standardError.contains("the slider's drawing program ended (signal 9); starting another"))
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(gate.wait() == 0)
@@ -124,7 +124,7 @@ import Testing
 
     @Test func aBlankScreenCostsNoWakeUps() throws {
         let gate = try lock()
-        let ui = try #require(children(of: gate.pid).first)
+        let ui = try #require(uiChild(of: gate.pid))
         XForceScreenSaver(client.display, ScreenSaverActive)
         XSync(client.display, 0)
         sleep(seconds: 0.3)

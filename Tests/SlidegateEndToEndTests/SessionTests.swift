@@ -211,9 +211,9 @@ import Testing
             bindsym $mod+1 workspace 1
             bindsym $mod+2 workspace 2
 
-            """, f)
+            """ + (DesktopExample.read("i3.config") ?? ""), f)
         fclose(f)
-        i3 = try Child("/usr/bin/i3", ["-c", config], environment: ["DISPLAY": screen.name])
+        i3 = try Child("/usr/bin/i3", ["-c", config], environment: DesktopExample.environment(on: screen))
     }
 
     /// Whether a process of this test's with `title` in its command line runs.
@@ -224,6 +224,15 @@ import Testing
     func chord(_ keys: Int32...) {
         keys.forEach { client.keyDown($0) }
         keys.reversed().forEach { client.keyUp($0) }
+    }
+
+    /// packaging/examples/i3.config's $mod+Shift+x, as a person installs it.
+    @Test func thePackagedBindingLocks() throws {
+        defer { unlink(config) }
+        #expect(eventually(within: 10) { windowManagerRuns() }, "i3 runs: \(i3.standardError)")
+        #expect(pressUntilLocked { chord(0xffeb, 0xffe1, 0x78) }, "$mod+Shift+x locked")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.canGrabKeyboard() && !covered() }, "and a slide opens it")
     }
 
     @Test func iThreesKeysDoNothingWhileLockedAndFocusComesBack() throws {
@@ -262,12 +271,33 @@ import Testing
     let screen: VirtualScreen
     let client: Client
     let openbox: Child
+    let config: String
     let tag = "slidegate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
 
     init() throws {
         screen = try VirtualScreen()
         client = try Client(screen)
-        openbox = try Child("/usr/bin/openbox", ["--config-file", "/etc/xdg/openbox/rc.xml"], environment: ["DISPLAY": screen.name])
+        config = "/tmp/\(tag).rc.xml"
+        let packaged = try #require(DesktopExample.read("openbox-rc.xml"))
+        let defaults = contents(of: "/etc/xdg/openbox/rc.xml")
+        let f = fopen(config, "w")!
+        fputs(defaults.replacingFirst("<keyboard>", with: "<keyboard>\n" + packaged), f)
+        fclose(f)
+        openbox = try Child("/usr/bin/openbox", ["--config-file", config], environment: DesktopExample.environment(on: screen))
+    }
+
+    /// packaging/examples/openbox-rc.xml's Super+L, in Debian's default configuration.
+    @Test func thePackagedBindingLocks() throws {
+        defer { unlink(config) }
+        #expect(eventually(within: 10) { windowManagerRuns() }, "openbox runs: \(openbox.standardError)")
+        #expect(
+            pressUntilLocked {
+                client.keyDown(0xffeb)
+                client.key(0x6c)
+                client.keyUp(0xffeb)
+            }, "Super+L locked")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { client.canGrabKeyboard() && !covered() }, "and a slide opens it")
     }
 
     func terminal(_ name: String) throws -> Child {
@@ -283,6 +313,7 @@ import Testing
     }
 
     @Test func openboxsKeysAndMenuDoNothingWhileLocked() throws {
+        defer { unlink(config) }
         #expect(eventually(within: 10) { windowManagerRuns() }, "openbox runs: \(openbox.standardError)")
         let b = try terminal("b")
         #expect(eventually(within: 10) { focusedTitle() == "\(tag)-b" }, "openbox manages the terminals: \(openbox.standardError)")
@@ -322,8 +353,102 @@ extension LockScreenChecks {
         return String(cString: name)
     }
 
+    /// Presses a window manager's lock binding until the lock is up (at most five times, a
+    /// second apart): a window manager binds its keys some moment after it says it runs, and
+    /// under load that moment comes late. A press that comes while a lock starts starts a
+    /// second one, which cannot grab and exits 3; the first stays.
+    func pressUntilLocked(_ press: () -> Void) -> Bool {
+        for _ in 0..<5 {
+            press()
+            if eventually(within: 1, { covered() && thumbShown(at: 0) && !client.canGrabKeyboard() }) { return true }
+        }
+        return false
+    }
+
     /// Whether a window manager has taken the screen (it says so on the root window).
     func windowManagerRuns() -> Bool {
         !client.longsProperty(XDefaultRootWindow(client.display), "_NET_SUPPORTING_WM_CHECK").isEmpty
+    }
+}
+
+/// The desktop files of packaging/examples, which the window-manager suites run as they
+/// are, and the environment their bare `slidegate` runs in there: the built programs first
+/// on PATH, and a configuration file with the look the checks know (LockModeTests.arguments).
+enum DesktopExample {
+    static let directory = String(#filePath.dropLast("Tests/SlidegateEndToEndTests/SessionTests.swift".count)) + "packaging/examples/"
+
+    static func read(_ name: String) -> String? {
+        let text = contents(of: directory + name)
+        return text.isEmpty ? nil : text
+    }
+
+    /// A configuration home with slidegate/config, made once for the run.
+    static let configHome: String = {
+        let home = freshCacheHome()
+        mkdir(home + "/slidegate", 0o700)
+        let f = fopen(home + "/slidegate/config", "w")!
+        fputs("slider=600x80+100+100\nbackground=#102030\nforeground=#ffffff\n", f)
+        fclose(f)
+        return home
+    }()
+
+    static func environment(on screen: VirtualScreen) -> [String: String?] {
+        let built = String(slidegatePath.dropLast("/slidegate".count))
+        return [
+            "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CONFIG_HOME": configHome, "XDG_CACHE_HOME": freshCacheHome(),
+            "PATH": built + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"),
+        ]
+    }
+}
+
+extension String {
+    /// The string with the first `target` replaced by `replacement` (itself when there is none).
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = firstRange(of: target) else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: replacement)
+        return copy
+    }
+}
+
+/// The screen saver while locked. (DPMS cannot be tried here: neither Xvfb nor Xorg's dummy
+/// driver has the extension.)
+@Suite(.serialized) struct BlankingTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+
+    init() throws {
+        screen = try VirtualScreen()
+        client = try Client(screen)
+    }
+
+    /// The screen saver's settings as `xset q` reports them.
+    func blankingSettings() throws -> String {
+        let path = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).xset"
+        defer { unlink(path) }
+        _ = try Child("/usr/bin/xset", ["q"], environment: ["DISPLAY": screen.name], stdout: path).wait()
+        return contents(of: path).split(separator: "\n")
+            .filter { $0.contains("timeout:") || $0.contains("prefer blanking:") }.joined(separator: "\n")
+    }
+
+    @Test func theScreenSaverWhileLockedCostsNothingAndKeepsTheUsersSettings() throws {
+        try screen.run("/usr/bin/xset", "s", "300", "60")
+        try screen.run("/usr/bin/xset", "s", "noblank")
+        let settings = try blankingSettings()
+        #expect(settings.contains("300") && settings.contains("no"), "\(settings)")
+        let gate = try lock()
+        let tree = [gate.pid] + children(of: gate.pid)
+        try screen.run("/usr/bin/xset", "s", "activate")
+        sleep(seconds: 0.5)
+        let before = tree.compactMap(contextSwitches(of:)).reduce(0, +)
+        sleep(seconds: 1.5)
+        let blank = tree.compactMap(contextSwitches(of:)).reduce(0, +) - before
+        #expect(blank == 0, "the lock woke \(blank) times while the screen was blank")
+        client.move(700, 500)
+        client.move(710, 505)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "the first motion brings the lock back with its slider")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(try blankingSettings() == settings, "the screen saver as the user had it")
     }
 }

@@ -337,6 +337,12 @@ func contents(of path: String) -> String {
     return text
 }
 
+/// The drawing program among `pid`'s children (the guard has others: the helper, the
+/// unlock command, logind's LockedHint call).
+func uiChild(of pid: pid_t) -> pid_t? {
+    children(of: pid).first { contents(of: "/proc/\($0)/comm") == "slidegate-ui\n" }
+}
+
 /// The process ids of `pid`'s children.
 func children(of pid: pid_t) -> [pid_t] {
     guard let f = fopen("/proc/\(pid)/task/\(pid)/children", "r") else { return [] }
