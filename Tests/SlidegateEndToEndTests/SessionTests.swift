@@ -452,3 +452,43 @@ extension String {
         #expect(try blankingSettings() == settings, "the screen saver as the user had it")
     }
 }
+
+/// logind's Lock with two monitors (Xorg's dummy driver: 1920x1080 and 1280x720 side by
+/// side), as a laptop with a screen plugged in has them.
+@Suite(.serialized) struct TwoMonitorSessionTests: LockScreenChecks {
+    let screen: VirtualScreen
+    let client: Client
+    let logind: MockLogind
+
+    init() throws {
+        screen = try VirtualScreen(.dummy)
+        client = try Client(screen)
+        logind = try MockLogind()
+        #expect(try screen.run("/usr/bin/xrandr", "--addmode", "DUMMY1", "1280x720") == 0)
+        #expect(try screen.run("/usr/bin/xrandr", "--output", "DUMMY1", "--mode", "1280x720", "--right-of", "DUMMY0") == 0)
+    }
+
+    /// Both monitors show the cover's colour (LockModeTests.arguments' #102030).
+    func bothCovered() -> Bool {
+        [(5, 5), (1900, 1070), (960, 300), (1925, 5), (3195, 715), (2500, 400)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
+    }
+
+    @Test func lockSessionCoversBothMonitorsAtOnce() throws {
+        let xssLock = try Child(
+            "/usr/bin/xss-lock", ["--session=c1", "--transfer-sleep-lock", "--", slidegatePath] + LockModeTests.arguments,
+            environment: [
+                "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": freshCacheHome(), "DBUS_SYSTEM_BUS_ADDRESS": logind.address,
+                "XDG_SESSION_ID": "c1",
+            ])
+        sleep(seconds: 0.5)
+        #expect(xssLock.isRunning && !bothCovered(), "xss-lock waits: \(xssLock.standardError)")
+        #expect(logind.lockSession())
+        let signalled = now()
+        #expect(eventually { bothCovered() }, "both monitors covered: \(xssLock.standardError)")
+        let covering = now() - signalled
+        #expect(covering < 0.1, "within 100 ms of logind's Lock: \(Int(covering * 1000)) ms")
+        #expect(eventually { !client.canGrabKeyboard() && thumbShown(at: 0) })
+        #expect(logind.unlockSession())
+        #expect(eventually { children(of: xssLock.pid).isEmpty && client.canGrabKeyboard() })
+    }
+}
