@@ -376,6 +376,17 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "verbose", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            help: [
+                "also say on stderr what needs no action (such as the kernel refusing",
+                "the guard's protection from the OOM killer)",
+            ],
+            summary: "also say what needs no action",
+            set: { p, _, _ in
+                p.options.verbose = true
+                return true
+            }),
+        OptionSpec(
             name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both,
             help: [

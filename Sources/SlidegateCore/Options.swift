@@ -64,6 +64,8 @@ package struct Options: Equatable, Sendable {
     /// `--grace`: seconds after the lock is up in which the slide alone opens it (0: none).
     package var grace = 0.0
     package var showFailedAttempts = false
+    /// `--verbose`: notes that need no action go to stderr too.
+    package var verbose = false
     /// `--key-command`: while locked, each key runs its command.
     package var keyCommands: [KeyCommand] = []
     /// `--switch-user-command`: what the switch-user button runs.

@@ -128,7 +128,7 @@ package final class Guard {
         fps = display.frameRate(cappedAt: options.fps)
         pacer = MotionPacer(fps: fps)
         loop = EventLoop(display: display, synthetic: .ignored)
-        if !OutOfMemoryProtection.set(-1000) {
+        if !OutOfMemoryProtection.set(-1000) && options.verbose {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so

@@ -89,6 +89,8 @@ import Testing
                                          (slidegate --fork && systemctl suspend)
                   --above                windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)
                   --undecorated          windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)
+                  --verbose              also say on stderr what needs no action (such as the kernel refusing
+                                         the guard's protection from the OOM killer)
                   --config PATH          read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,
                                          else ~/.config/slidegate/config): one per line, name=value or name
                   --no-config            read no configuration file

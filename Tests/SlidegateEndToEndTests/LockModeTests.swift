@@ -25,6 +25,20 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// A lock says nothing a person need not act on: the kernel refusing the guard's OOM
+    /// protection (a user without CAP_SYS_RESOURCE) is said only with --verbose.
+    @Test(arguments: [false, true])
+    func theOomNoteIsSaidOnlyWhenVerbose(verbose: Bool) throws {
+        let gate = try lock(verbose ? ["--verbose"] : [])
+        let protected = contents(of: "/proc/\(gate.pid)/oom_score_adj") == "-1000\n"
+        client.drag(from: (140, 140), to: (1200, 140))
+        #expect(gate.wait() == 0)
+        #expect(
+            gate.standardError.contains("cannot set oom_score_adj") == (verbose && !protected),
+            "verbose \(verbose), protected \(protected): \(gate.standardError)")
+        if !verbose { #expect(gate.standardError.isEmpty, "a plain lock and slide say nothing: \(gate.standardError)") }
+    }
+
     @Test func coversTheScreenGrabsInputAndAFullDragUnlocks() throws {
         let gate = try lock()
         let cover = try #require(client.mappedTopLevels().last)
