@@ -64,9 +64,9 @@ package final class ChildProcess {
         started = monotonicNow()
     }
 
-    /// `/bin/sh -c command`.
-    package convenience init(shell command: String) throws(SystemError) {
-        try self.init("/bin/sh", ["sh", "-c", command])
+    /// `/bin/sh -c command`, with `arguments` as `$1`…; `descriptors` as in `init`.
+    package convenience init(shell command: String, arguments: [String] = [], descriptors: [Int32: Int32] = [:]) throws(SystemError) {
+        try self.init("/bin/sh", ["sh", "-c", command] + (arguments.isEmpty ? [] : ["sh"] + arguments), descriptors: descriptors)
     }
 
     /// Starts `--unlock-command`; nil, after saying why on stderr, when it cannot start

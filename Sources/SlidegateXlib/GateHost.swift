@@ -151,7 +151,7 @@ package final class GateHost {
     private func start(_ name: String, _ command: String, option: String) {
         if let running = started[name], running.poll() == nil { return }
         do {
-            started[name] = try ChildProcess("/bin/sh", ["sh", "-c", command], descriptors: [1: 2])
+            started[name] = try ChildProcess(shell: command, descriptors: [1: 2])
         } catch {
             report("--\(option) \(name): \(error.description)")
         }
@@ -204,7 +204,7 @@ package final class GateHost {
         guard let notice = failures.notice else { return }
         do {
             _ = try ChildProcess(
-                "/bin/sh", ["sh", "-c", "exec notify-send --app-name=slidegate --icon=dialog-password -- \"$1\" >/dev/null 2>&1", "sh", notice])
+                shell: "exec notify-send --app-name=slidegate --icon=dialog-password -- \"$1\" >/dev/null 2>&1", arguments: [notice])
         } catch {
             report("--show-failed-attempts: cannot start notify-send: \(error.description)")
         }

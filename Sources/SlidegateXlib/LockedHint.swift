@@ -23,7 +23,7 @@ package final class LockedHint {
             let end = monotonicNow() + 1
             while last.poll() == nil && monotonicNow() < end { usleep(2_000) }
         }
-        last = try? ChildProcess("/bin/sh", ["sh", "-c", Self.script, "sh", locked ? "true" : "false"])
+        last = try? ChildProcess(shell: Self.script, arguments: [locked ? "true" : "false"])
     }
 
     private static let script = """

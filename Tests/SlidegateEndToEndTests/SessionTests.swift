@@ -221,11 +221,6 @@ import Testing
         (try? Child("/usr/bin/pgrep", ["-f", "\(tag)-\(title)"]).wait()) == 0
     }
 
-    func chord(_ keys: Int32...) {
-        keys.forEach { client.keyDown($0) }
-        keys.reversed().forEach { client.keyUp($0) }
-    }
-
     /// packaging/examples/i3.config's $mod+Shift+x, as a person installs it.
     @Test func thePackagedBindingLocks() throws {
         defer { unlink(config) }
@@ -291,11 +286,7 @@ import Testing
         defer { unlink(config) }
         #expect(eventually(within: 10) { windowManagerRuns() }, "openbox runs: \(openbox.standardError)")
         #expect(
-            pressUntilLocked {
-                client.keyDown(0xffeb)
-                client.key(0x6c)
-                client.keyUp(0xffeb)
-            }, "Super+L locked")
+            pressUntilLocked { chord(0xffeb, 0x6c) }, "Super+L locked")
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(eventually { client.canGrabKeyboard() && !covered() }, "and a slide opens it")
     }
@@ -327,10 +318,8 @@ import Testing
         let gate = try lock()
         let locked = Set(client.mappedTopLevels())
         rightClick(100, 650)
-        client.keyDown(0xffe9)
-        client.key(0xff09)
-        client.key(0xffc1)
-        client.keyUp(0xffe9)
+        chord(0xffe9, 0xff09)
+        chord(0xffe9, 0xffc1)
         sleep(seconds: 1)
         #expect(Set(client.mappedTopLevels()) == locked, "no menu, no window switcher")
         #expect(a.isRunning && b.isRunning, "Alt+F4 closed nothing")
@@ -363,6 +352,12 @@ extension LockScreenChecks {
             if eventually(within: 1, { covered() && thumbShown(at: 0) && !client.canGrabKeyboard() }) { return true }
         }
         return false
+    }
+
+    /// Presses `keys` in order and lets them go in the other (Super+Shift+x).
+    func chord(_ keys: Int32...) {
+        keys.forEach { client.keyDown($0) }
+        keys.reversed().forEach { client.keyUp($0) }
     }
 
     /// Whether a window manager has taken the screen (it says so on the root window).
