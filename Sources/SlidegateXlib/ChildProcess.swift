@@ -156,7 +156,14 @@ package final class Executable {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0 else { throw SystemError("stat \(path)") }
         guard Self.contents(info) == contents else { throw SystemError("\(path) changed since the lock began", code: EPERM) }
-        return try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
+        // The child's descriptors are set before it executes the file: one that lands on this
+        // descriptor's number would be executed instead, so the file goes through a copy above them.
+        guard let highest = descriptors.keys.max(), highest >= descriptor.rawValue else {
+            return try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
+        }
+        let copy = try retryingInterrupts("fcntl F_DUPFD_CLOEXEC") { fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, highest + 1) }
+        defer { close(copy) }
+        return try ChildProcess("/proc/self/fd/\(copy)", [path] + arguments, descriptors: descriptors)
     }
 }
 
