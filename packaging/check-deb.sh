@@ -138,6 +138,28 @@ speaks_german() {
   return $found
 }
 check "the installed slidegate finds its German catalogue (LANGUAGE=de)" speaks_german
+# --check on the installed files: the helpers in /usr/libexec, the helper setgid, the packaged
+# /etc/pam.d/slidegate run up to its first prompt, the German catalogue; ready to lock.
+checks_ready() {
+  local fifo display xvfb report status
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$fifo" >/dev/null 2>&1 &
+  xvfb=$!
+  display=":$(head -n 1 "$fifo")"
+  rm -f "$fifo"
+  report=$(DISPLAY=$display LANG=C.UTF-8 LANGUAGE=de /usr/bin/slidegate --check --no-config --auth pam)
+  status=$?
+  kill $xvfb
+  wait $xvfb 2>/dev/null
+  [ $status -eq 0 ] || { echo "$report"; return 1; }
+  for expected in "ok +slidegate-ui +/usr/libexec/slidegate/slidegate-ui: protocol" \
+    "ok +slidegate-auth +setgid slidegate" \
+    "ok +pam +/etc/pam.d/slidegate: a dry run reached its first prompt" \
+    "ok +translation +de: /usr/share/locale/de/LC_MESSAGES/slidegate.mo" "^ready to lock$"; do
+    grep -Eq -- "$expected" <<<"$report" || { echo "missing: $expected"; echo "$report"; return 1; }
+  done
+}
+check "the installed slidegate --check --auth pam is ready to lock" checks_ready
 # A library loaded before main whose constructor calls setenv (as pam_wrapper's does) moves
 # environ off the stack, where the Swift runtime looks for argv: the drawing program must
 # still see its options (windowed mode runs, and times out with 4).

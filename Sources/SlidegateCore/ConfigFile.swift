@@ -54,27 +54,44 @@ package enum ConfigFile {
     /// The file's options in order; an error names the file and the line.
     package static func parse(_ text: String, path: String) throws(UserError) -> [Options.Given] {
         var given: [Options.Given] = []
+        for entry in entries(text, path: path) {
+            switch entry {
+            case .success(let option): given.append(option)
+            case .failure(let problem): throw problem
+            }
+        }
+        return given
+    }
+
+    /// Each option line of the file, read or refused with the file and the line named;
+    /// `slidegate --check` reports them all, a run stops at the first refused.
+    package static func entries(_ text: String, path: String) -> [Result<Options.Given, UserError>] {
+        var entries: [Result<Options.Given, UserError>] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingSpaces
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let origin = Options.Origin.file(path: path, line: number + 1)
             let name = String(line.prefix { $0 != "=" }).trimmingSpaces
-            func problem(_ text: String) -> UserError { UserError("\(path):\(number + 1): \(text)", status: .usage) }
+            func problem(_ text: String) -> Result<Options.Given, UserError> {
+                .failure(UserError("\(path):\(number + 1): \(text)", status: .usage))
+            }
             guard let option = OptionSpec.named(name) else {
-                throw problem(name.hasPrefix("-") ? "write \"\(line.drop { $0 == "-" })\", without the dashes" : "unknown option \"\(name)\"")
+                entries.append(problem(name.hasPrefix("-") ? "write \"\(line.drop { $0 == "-" })\", without the dashes" : "unknown option \"\(name)\""))
+                continue
             }
             guard !OptionSpec.commandLineOnly.contains(name) else {
-                throw problem("\(name): only on the command line")
+                entries.append(problem("\(name): only on the command line"))
+                continue
             }
             let value = line.contains("=") ? String(line.drop { $0 != "=" }.dropFirst()).trimmingSpaces : nil
-            let entry = Options.Given(option: option, value: value, origin: origin)
             guard option.takesValue == (value != nil) else {
                 let shown = value.map { "\"\($0)\"" } ?? "nothing"
-                throw problem("\(name): expected \(option.expected), got \(shown)")
+                entries.append(problem("\(name): expected \(option.expected), got \(shown)"))
+                continue
             }
-            given.append(entry)
+            entries.append(.success(Options.Given(option: option, value: value, origin: origin)))
         }
-        return given
+        return entries
     }
 }
 

@@ -21,6 +21,16 @@ package struct OptionSpec: Equatable, Sendable {
         case choice([String])
     }
 
+    /// The headings `--help` and the man page group the options under, in their order.
+    package enum Section: String, CaseIterable, Equatable, Sendable {
+        case lockScreen = "Lock screen"
+        case authentication = "Authentication"
+        case looks = "Looks"
+        case windowedMode = "Windowed mode"
+        case configuration = "Configuration"
+        case other = "Other"
+    }
+
     package var name: String
     package var argument: Argument
     /// The value's name in `--help` and the man page (`TEXT`, `SECONDS`), nil for a flag.
@@ -30,6 +40,7 @@ package struct OptionSpec: Equatable, Sendable {
     /// The default, as a person would write it, or nil when there is none.
     package var defaultValue: String?
     package var modes: Modes
+    package var section: Section
     /// The option's lines in `--help`, already wrapped.
     package var help: [String]
     /// A few words for shell completions.
@@ -51,168 +62,90 @@ extension OptionSpec {
     /// Every option, in the order `--help` lists them.
     package static let all: [OptionSpec] = [
         OptionSpec(
-            name: "text", argument: .text, placeholder: "TEXT", expected: "the label text", defaultValue: "slide to unlock",
-            modes: .both, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track",
-            set: { p, v, _ in
-                p.options.text = v
-                p.options.textGiven = true
-                return true
-            }),
-        OptionSpec(
-            name: "unlock-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
-            modes: .both,
-            help: [
-                "on completion run CMD with /bin/sh -c; exit 0 if it exits 0,",
-                #"otherwise say "unlock failed" and let the person try again"#,
-            ], summary: "a command that must succeed to unlock",
-            set: { p, v, _ in
-                guard !v.allSatisfy(\.isWhitespace) else { return false }
-                p.options.unlockCommand = v
-                return true
-            }),
-        OptionSpec(
-            name: "timeout", argument: .text, placeholder: "SECONDS",
-            expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both,
-            help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)",
-            set: { p, v, _ in
-                guard let seconds = Options.parseSeconds(v) else { return false }
-                p.options.timeout = seconds
-                return true
-            }),
-        OptionSpec(
-            name: "theme", argument: .file, placeholder: "DIR", expected: "a theme directory", defaultValue: nil, modes: .both,
-            help: ["draw the track and thumb from DIR/track.png and thumb.png,", "stretched nine-slice (resources/themes/classic)"],
-            summary: "draw the track and thumb from a theme's images",
-            set: { p, v, _ in
-                guard !v.isEmpty else { return false }
-                p.options.theme = v
-                return true
-            }),
-        OptionSpec(
-            name: "scale", argument: .text, placeholder: "FACTOR", expected: "a size factor from 0.5 to 4, such as 1.5",
-            defaultValue: "Xft.dpi / 96", modes: .both,
-            help: ["size factor for what slidegate sizes itself, 0.5-4 (default: the", "Xft.dpi X resource / 96, else 1)"],
-            summary: "size factor (HiDPI)",
-            set: { p, v, _ in
-                guard v.count <= 8, v.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(v), Options.scales.contains(factor) else { return false }
-                p.options.scale = factor
-                return true
-            }),
-        OptionSpec(
-            name: "direction", argument: .choice(Direction.allCases.map(\.rawValue)), placeholder: "DIR",
-            expected: "ltr, rtl or auto", defaultValue: "auto", modes: .both,
-            help: ["which way the thumb slides: ltr, rtl, or auto (default: right to", "left when the label's first letter is Arabic, Hebrew, …)"],
-            summary: "which way the thumb slides",
-            set: { p, v, _ in
-                guard let direction = Direction(rawValue: v) else { return false }
-                p.options.direction = direction
-                return true
-            }),
-        OptionSpec(
-            name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["with --timeout: show the whole seconds left beside the label"],
-            summary: "show the seconds left before the timeout",
-            set: { p, _, _ in
-                p.options.countdown = true
-                return true
-            }),
-        OptionSpec(
-            name: "reduce-motion", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["no shimmer (the label stays bright), no spring, wheel spin or", "reveal: what moves moves at once"],
-            summary: "no animation: what moves moves at once",
-            set: { p, _, _ in
-                p.options.reduceMotion = true
-                return true
-            }),
-        OptionSpec(
-            name: "auth", argument: .choice(["none"] + AuthMethod.allCases.map(\.rawValue)), placeholder: "METHODS",
-            expected: "none, or a comma list of "
-                + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.brief))" }, last: " and ") + ", each at most once",
-            defaultValue: "none", modes: .both,
-            help: wrapped(
-                "what opens the gate once the slide completes: none (the slide alone, the default), or a comma list of "
-                    + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.explained))" }, last: " and ") + ": whichever comes first"),
-            summary: "what opens the gate after the slide",
-            set: { p, v, _ in
-                guard let methods = AuthMethods(spelled: v) else { return false }
-                p.options.auth = methods
-                return true
-            }),
-        OptionSpec(
-            name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
-            defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both,
-            help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],
-            summary: "the PIN file",
+            name: "slider", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
+            defaultValue: nil, modes: .lock, section: .lockScreen,
+            help: ["lock mode: the slider's rectangle relative to the primary", "monitor's top-left corner"], summary: "lock mode: the slider rectangle on the primary monitor",
             set: { p, v, g in
+                guard let slider = Geometry(parsing: v) else { return false }
+                p.slider = (slider, g)
+                return true
+            }),
+        OptionSpec(
+            name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
+            modes: .lock, section: .lockScreen, help: ["lock mode: a line shown above the slider for the whole lock"],
+            summary: "lock mode: a line shown above the slider",
+            set: { p, v, _ in
+                p.options.message = v
+                return true
+            }),
+        OptionSpec(
+            name: "clock-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as %H:%M",
+            defaultValue: "the locale's", modes: .lock, section: .lockScreen,
+            help: ["lock mode: strftime format of the clock above the slider (default:", #"the locale's hours and minutes; "" for none)"#],
+            summary: "lock mode: the clock's strftime format",
+            set: { p, v, _ in
+                p.options.clockFormat = v
+                return true
+            }),
+        OptionSpec(
+            name: "date-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as \"%A %e %B\"",
+            defaultValue: "the locale's", modes: .lock, section: .lockScreen,
+            help: ["lock mode: strftime format of the date under the clock (default:", #"weekday, day and month in the locale's words; "" for none)"#],
+            summary: "lock mode: the date's strftime format",
+            set: { p, v, _ in
+                p.options.dateFormat = v
+                return true
+            }),
+        OptionSpec(
+            name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock, section: .lockScreen,
+            help: ["lock mode: no clock and no date"], summary: "lock mode: no clock",
+            set: { p, _, _ in
+                p.options.noClock = true
+                return true
+            }),
+        OptionSpec(
+            name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
+            help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
+            summary: "lock mode: a background image",
+            set: { p, v, _ in
                 guard !v.isEmpty else { return false }
-                p.options.pinFile = v
-                p.pinFileGiven = g
+                p.options.image = v
                 return true
             }),
         OptionSpec(
-            name: "set-pin", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["read a new PIN (4-12 digits) twice and write the PIN file; exit 0"],
-            summary: "set the PIN and exit",
-            set: { p, _, _ in
-                p.setPin = true
-                return true
-            }),
-        OptionSpec(
-            name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate", modes: .both, help: ["the PAM service for --auth pam (default slidegate)"],
-            summary: "the PAM service for --auth pam",
+            name: "image-mode", argument: .choice(ImageMode.allCases.map(\.rawValue)), placeholder: "MODE",
+            expected: "fill, fit, center, tile or stretch", defaultValue: "fill", modes: .lock, section: .lockScreen,
+            help: ["lock mode: how the image meets each monitor: fill (default),", "fit, center, tile or stretch"],
+            summary: "lock mode: how the image meets each monitor",
             set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.pamService = name
+                guard let mode = ImageMode(rawValue: v) else { return false }
+                p.options.imageMode = mode
                 return true
             }),
         OptionSpec(
-            name: "fingerprint-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate-fingerprint", modes: .both,
-            help: ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"],
-            summary: "the PAM service for fingerprint in --auth",
+            name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
+            expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both, section: .lockScreen,
+            help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],
+            summary: "how the gate opens",
             set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.fingerprintService = name
+                guard let how = Reveal(rawValue: v) else { return false }
+                p.options.reveal = how
                 return true
             }),
         OptionSpec(
-            name: "key-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate-key", modes: .both,
-            help: ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"],
-            summary: "the PAM service for key in --auth",
-            set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.keyService = name
-                return true
-            }),
-        OptionSpec(
-            name: "grace", argument: .text, placeholder: "SECONDS", expected: "a number of seconds, 0 or more, such as 5 or 2.5",
-            defaultValue: "0", modes: .lock,
-            help: ["lock mode: for SECONDS after the lock is up, the slide alone", "opens it, whatever --auth says"],
-            summary: "lock mode: the slide alone opens the lock for a while",
-            set: { p, v, _ in
-                guard let seconds = v.allSatisfy({ $0 == "0" || $0 == "." }) && v.contains("0") && v.filter({ $0 == "." }).count <= 1
-                    ? 0 : Options.parseSeconds(v)
-                else { return false }
-                p.options.grace = seconds
-                return true
-            }),
-        OptionSpec(
-            name: "show-failed-attempts", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            name: "fork", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: [
-                "show how many passwords and PINs were refused; in lock mode, a",
-                "desktop notification after unlocking says how many, and when",
-            ],
-            summary: "show the count of failed attempts",
+                "lock mode: once the screen is locked, fork; the parent exits 0",
+                "(slidegate --fork && systemctl suspend)",
+            ], summary: "lock mode: fork once locked; the parent exits 0",
             set: { p, _, _ in
-                p.options.showFailedAttempts = true
+                p.options.fork = true
                 return true
             }),
         OptionSpec(
             name: "key-command", argument: .text, placeholder: "KEYSYM=CMD",
             expected: "KEYSYM=COMMAND with a key that types no text (F1-F35, an XF86 key such as XF86AudioRaiseVolume, Print, Pause, Scroll_Lock, Sys_Req, Break, Help or Menu) and a command",
-            defaultValue: nil, modes: .lock,
+            defaultValue: nil, modes: .lock, section: .lockScreen,
             help: [
                 "lock mode: the key KEYSYM (F1-F35, an XF86 key such as",
                 "XF86AudioRaiseVolume, Print, Pause…) runs CMD with /bin/sh -c",
@@ -227,7 +160,7 @@ extension OptionSpec {
             }),
         OptionSpec(
             name: "switch-user-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
-            modes: .lock,
+            modes: .lock, section: .lockScreen,
             help: [
                 "lock mode: a \"switch user\" button (and Ctrl+Alt+S) runs CMD with",
                 "/bin/sh -c, such as dm-tool switch-to-greeter; the lock stays",
@@ -239,70 +172,177 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
-            modes: .lock, help: ["lock mode: a line shown above the slider for the whole lock"],
-            summary: "lock mode: a line shown above the slider",
+            name: "auth", argument: .choice(["none"] + AuthMethod.allCases.map(\.rawValue)), placeholder: "METHODS",
+            expected: "none, or a comma list of "
+                + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.brief))" }, last: " and ") + ", each at most once",
+            defaultValue: "none", modes: .both, section: .authentication,
+            help: wrapped(
+                "what opens the gate once the slide completes: none (the slide alone, the default), or a comma list of "
+                    + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.explained))" }, last: " and ") + ": whichever comes first"),
+            summary: "what opens the gate after the slide",
             set: { p, v, _ in
-                p.options.message = v
+                guard let methods = AuthMethods(spelled: v) else { return false }
+                p.options.auth = methods
                 return true
             }),
         OptionSpec(
-            name: "clock-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as %H:%M",
-            defaultValue: "the locale's", modes: .lock,
-            help: ["lock mode: strftime format of the clock above the slider (default:", #"the locale's hours and minutes; "" for none)"#],
-            summary: "lock mode: the clock's strftime format",
+            name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate", modes: .both, section: .authentication, help: ["the PAM service for --auth pam (default slidegate)"],
+            summary: "the PAM service for --auth pam",
             set: { p, v, _ in
-                p.options.clockFormat = v
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.pamService = name
                 return true
             }),
         OptionSpec(
-            name: "date-format", argument: .text, placeholder: "FORMAT", expected: "a strftime format such as \"%A %e %B\"",
-            defaultValue: "the locale's", modes: .lock,
-            help: ["lock mode: strftime format of the date under the clock (default:", #"weekday, day and month in the locale's words; "" for none)"#],
-            summary: "lock mode: the date's strftime format",
+            name: "fingerprint-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate-fingerprint", modes: .both, section: .authentication,
+            help: ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"],
+            summary: "the PAM service for fingerprint in --auth",
             set: { p, v, _ in
-                p.options.dateFormat = v
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.fingerprintService = name
                 return true
             }),
         OptionSpec(
-            name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
-            help: ["lock mode: no clock and no date"], summary: "lock mode: no clock",
+            name: "key-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: "slidegate-key", modes: .both, section: .authentication,
+            help: ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"],
+            summary: "the PAM service for key in --auth",
+            set: { p, v, _ in
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.keyService = name
+                return true
+            }),
+        OptionSpec(
+            name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
+            defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both, section: .authentication,
+            help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],
+            summary: "the PIN file",
+            set: { p, v, g in
+                guard !v.isEmpty else { return false }
+                p.options.pinFile = v
+                p.pinFileGiven = g
+                return true
+            }),
+        OptionSpec(
+            name: "set-pin", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .authentication,
+            help: ["read a new PIN (4-12 digits) twice and write the PIN file; exit 0"],
+            summary: "set the PIN and exit",
             set: { p, _, _ in
-                p.options.noClock = true
+                p.setPin = true
                 return true
             }),
         OptionSpec(
-            name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock,
-            help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
-            summary: "lock mode: a background image",
+            name: "grace", argument: .text, placeholder: "SECONDS", expected: "a number of seconds, 0 or more, such as 5 or 2.5",
+            defaultValue: "0", modes: .lock, section: .authentication,
+            help: ["lock mode: for SECONDS after the lock is up, the slide alone", "opens it, whatever --auth says"],
+            summary: "lock mode: the slide alone opens the lock for a while",
+            set: { p, v, _ in
+                guard let seconds = v.allSatisfy({ $0 == "0" || $0 == "." }) && v.contains("0") && v.filter({ $0 == "." }).count <= 1
+                    ? 0 : Options.parseSeconds(v)
+                else { return false }
+                p.options.grace = seconds
+                return true
+            }),
+        OptionSpec(
+            name: "show-failed-attempts", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .authentication,
+            help: [
+                "show how many passwords and PINs were refused; in lock mode, a",
+                "desktop notification after unlocking says how many, and when",
+            ],
+            summary: "show the count of failed attempts",
+            set: { p, _, _ in
+                p.options.showFailedAttempts = true
+                return true
+            }),
+        OptionSpec(
+            name: "unlock-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
+            modes: .both, section: .authentication,
+            help: [
+                "on completion run CMD with /bin/sh -c; exit 0 if it exits 0,",
+                #"otherwise say "unlock failed" and let the person try again"#,
+            ], summary: "a command that must succeed to unlock",
+            set: { p, v, _ in
+                guard !v.allSatisfy(\.isWhitespace) else { return false }
+                p.options.unlockCommand = v
+                return true
+            }),
+        OptionSpec(
+            name: "text", argument: .text, placeholder: "TEXT", expected: "the label text", defaultValue: "slide to unlock",
+            modes: .both, section: .looks, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track",
+            set: { p, v, _ in
+                p.options.text = v
+                p.options.textGiven = true
+                return true
+            }),
+        OptionSpec(
+            name: "theme", argument: .file, placeholder: "DIR", expected: "a theme directory", defaultValue: nil, modes: .both, section: .looks,
+            help: ["draw the track and thumb from DIR/track.png and thumb.png,", "stretched nine-slice (resources/themes/classic)"],
+            summary: "draw the track and thumb from a theme's images",
             set: { p, v, _ in
                 guard !v.isEmpty else { return false }
-                p.options.image = v
+                p.options.theme = v
                 return true
             }),
         OptionSpec(
-            name: "image-mode", argument: .choice(ImageMode.allCases.map(\.rawValue)), placeholder: "MODE",
-            expected: "fill, fit, center, tile or stretch", defaultValue: "fill", modes: .lock,
-            help: ["lock mode: how the image meets each monitor: fill (default),", "fit, center, tile or stretch"],
-            summary: "lock mode: how the image meets each monitor",
-            set: { p, v, _ in
-                guard let mode = ImageMode(rawValue: v) else { return false }
-                p.options.imageMode = mode
+            name: "background", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
+            defaultValue: "#15171c", modes: .both, section: .looks,
+            help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour",
+            set: { p, v, g in
+                guard let color = Color(hex: v) else { return false }
+                p.options.background = color
+                p.backgroundGiven = g
                 return true
             }),
         OptionSpec(
-            name: "reveal", argument: .choice(Reveal.allCases.map(\.rawValue)), placeholder: "HOW",
-            expected: "none, center, left, right, top or bottom", defaultValue: "none", modes: .both,
-            help: ["how the gate opens: none (default), center, left, right, top", "or bottom (the cover is cut away over 0.35 s)"],
-            summary: "how the gate opens",
+            name: "foreground", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
+            defaultValue: "#ffffff", modes: .both, section: .looks, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour",
             set: { p, v, _ in
-                guard let how = Reveal(rawValue: v) else { return false }
-                p.options.reveal = how
+                guard let color = Color(hex: v) else { return false }
+                p.options.foreground = color
+                p.options.foregroundGiven = true
+                return true
+            }),
+        OptionSpec(
+            name: "scale", argument: .text, placeholder: "FACTOR", expected: "a size factor from 0.5 to 4, such as 1.5",
+            defaultValue: "Xft.dpi / 96", modes: .both, section: .looks,
+            help: ["size factor for what slidegate sizes itself, 0.5-4 (default: the", "Xft.dpi X resource / 96, else 1)"],
+            summary: "size factor (HiDPI)",
+            set: { p, v, _ in
+                guard v.count <= 8, v.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(v), Options.scales.contains(factor) else { return false }
+                p.options.scale = factor
+                return true
+            }),
+        OptionSpec(
+            name: "direction", argument: .choice(Direction.allCases.map(\.rawValue)), placeholder: "DIR",
+            expected: "ltr, rtl or auto", defaultValue: "auto", modes: .both, section: .looks,
+            help: ["which way the thumb slides: ltr, rtl, or auto (default: right to", "left when the label's first letter is Arabic, Hebrew, …)"],
+            summary: "which way the thumb slides",
+            set: { p, v, _ in
+                guard let direction = Direction(rawValue: v) else { return false }
+                p.options.direction = direction
+                return true
+            }),
+        OptionSpec(
+            name: "fps", argument: .text, placeholder: "N", expected: "a whole number from 1 to 240", defaultValue: "60",
+            modes: .both, section: .looks, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap",
+            set: { p, v, _ in
+                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n) else { return false }
+                p.options.fps = n
+                return true
+            }),
+        OptionSpec(
+            name: "reduce-motion", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .looks,
+            help: ["no shimmer (the label stays bright), no spring, wheel spin or", "reveal: what moves moves at once"],
+            summary: "no animation: what moves moves at once",
+            set: { p, _, _ in
+                p.options.reduceMotion = true
                 return true
             }),
         OptionSpec(
             name: "geometry", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
-            defaultValue: nil, modes: .windowed,
+            defaultValue: nil, modes: .windowed, section: .windowedMode,
             help: [
                 "windowed mode: an ordinary window of this X geometry, such",
                 "as 600x80+100+100 (negative offsets count from the right or",
@@ -314,53 +354,7 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "slider", argument: .text, placeholder: "GEOMETRY", expected: "an X geometry such as 600x80+100+100",
-            defaultValue: nil, modes: .lock,
-            help: ["lock mode: the slider's rectangle relative to the primary", "monitor's top-left corner"], summary: "lock mode: the slider rectangle on the primary monitor",
-            set: { p, v, g in
-                guard let slider = Geometry(parsing: v) else { return false }
-                p.slider = (slider, g)
-                return true
-            }),
-        OptionSpec(
-            name: "background", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
-            defaultValue: "#15171c", modes: .both,
-            help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour",
-            set: { p, v, g in
-                guard let color = Color(hex: v) else { return false }
-                p.options.background = color
-                p.backgroundGiven = g
-                return true
-            }),
-        OptionSpec(
-            name: "foreground", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
-            defaultValue: "#ffffff", modes: .both, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour",
-            set: { p, v, _ in
-                guard let color = Color(hex: v) else { return false }
-                p.options.foreground = color
-                p.options.foregroundGiven = true
-                return true
-            }),
-        OptionSpec(
-            name: "fps", argument: .text, placeholder: "N", expected: "a whole number from 1 to 240", defaultValue: "60",
-            modes: .both, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap",
-            set: { p, v, _ in
-                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n) else { return false }
-                p.options.fps = n
-                return true
-            }),
-        OptionSpec(
-            name: "fork", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
-            help: [
-                "lock mode: once the screen is locked, fork; the parent exits 0",
-                "(slidegate --fork && systemctl suspend)",
-            ], summary: "lock mode: fork once locked; the parent exits 0",
-            set: { p, _, _ in
-                p.options.fork = true
-                return true
-            }),
-        OptionSpec(
-            name: "above", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
+            name: "above", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed, section: .windowedMode,
             help: ["windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)"],
             summary: "windowed mode: keep the window above others",
             set: { p, _, _ in
@@ -368,7 +362,7 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "undecorated", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed,
+            name: "undecorated", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed, section: .windowedMode,
             help: ["windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)"],
             summary: "windowed mode: no window decorations",
             set: { p, _, _ in
@@ -376,7 +370,46 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "verbose", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
+            defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both, section: .configuration,
+            help: [
+                "read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,",
+                "else ~/.config/slidegate/config): one per line, name=value or name",
+            ], summary: "the configuration file",
+            set: { _, _, _ in true }),
+        OptionSpec(
+            name: "no-config", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .configuration,
+            help: ["read no configuration file"], summary: "read no configuration file",
+            set: { _, _, _ in true }),
+        OptionSpec(
+            name: "check", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            section: .configuration,
+            help: [
+                "check what a run with these options needs, without locking: where",
+                "each setting comes from, the display, the helpers, each --auth",
+                "method (a dry run to PAM's first prompt), the files and fonts;",
+                "exit 0 when ready, 2 otherwise",
+            ], summary: "check the set-up without locking",
+            set: { _, _, _ in true }),
+        OptionSpec(
+            name: "timeout", argument: .text, placeholder: "SECONDS",
+            expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both, section: .other,
+            help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)",
+            set: { p, v, _ in
+                guard let seconds = Options.parseSeconds(v) else { return false }
+                p.options.timeout = seconds
+                return true
+            }),
+        OptionSpec(
+            name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .other,
+            help: ["with --timeout: show the whole seconds left beside the label"],
+            summary: "show the seconds left before the timeout",
+            set: { p, _, _ in
+                p.options.countdown = true
+                return true
+            }),
+        OptionSpec(
+            name: "verbose", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .other,
             help: [
                 "also say on stderr what needs no action (such as the kernel refusing",
                 "the guard's protection from the OOM killer)",
@@ -387,26 +420,14 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
-            defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both,
-            help: [
-                "read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,",
-                "else ~/.config/slidegate/config): one per line, name=value or name",
-            ], summary: "the configuration file",
-            set: { _, _, _ in true }),
-        OptionSpec(
-            name: "no-config", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
-            help: ["read no configuration file"], summary: "read no configuration file",
-            set: { _, _, _ in true }),
-        OptionSpec(
-            name: "help", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            name: "help", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .other,
             help: ["print this help and exit"], summary: "print the help and exit",
             set: { p, _, _ in
                 p.stop = .help
                 return true
             }),
         OptionSpec(
-            name: "version", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
+            name: "version", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .other,
             help: ["print the version and exit"], summary: "print the version and exit",
             set: { p, _, _ in
                 p.stop = .version
@@ -435,20 +456,25 @@ extension OptionSpec {
 
     /// What may not appear in the configuration file: what picks the file, and what does
     /// something other than run the gate.
-    package static let commandLineOnly: Set<String> = ["config", "no-config", "help", "version", "set-pin"]
+    package static let commandLineOnly: Set<String> = ["config", "no-config", "help", "version", "set-pin", "check"]
 
     package static func named(_ name: String) -> OptionSpec? {
         all.first { $0.name == name }
     }
 
-    /// The options' part of `--help`: each usage in a 25-column gutter, then its lines.
+    /// The options' part of `--help`: under each section's heading, each usage in a
+    /// 25-column gutter, then its lines.
     package static var helpLines: String {
-        all.map { option in
-            let gutter = "  " + option.usage
-            let indent = String(repeating: " ", count: 25)
-            // A name too long for the gutter stands on a line of its own.
-            let first = gutter.count < 24 ? [gutter + String(repeating: " ", count: 25 - gutter.count) + option.help[0]] : [gutter, indent + option.help[0]]
-            return (first + option.help.dropFirst().map { indent + $0 }).joined(separator: "\n")
-        }.joined(separator: "\n")
+        Section.allCases.map { section in
+            ([section.rawValue + ":"] + all.filter { $0.section == section }.map(\.helpEntry)).joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
+    private var helpEntry: String {
+        let gutter = "  " + usage
+        let indent = String(repeating: " ", count: 25)
+        // A name too long for the gutter stands on a line of its own.
+        let first = gutter.count < 24 ? [gutter + String(repeating: " ", count: 25 - gutter.count) + help[0]] : [gutter, indent + help[0]]
+        return (first + help.dropFirst().map { indent + $0 }).joined(separator: "\n")
     }
 }

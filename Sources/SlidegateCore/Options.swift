@@ -257,6 +257,8 @@ extension Options {
           5  the window was closed by the window manager
           128+N  ended by signal N (SIGTERM 143, SIGINT 130, SIGHUP 129)
 
+        Before trusting a lock to xss-lock, check it: slidegate --check [OPTION]...
+
         """
 
     /// Where an option was given, for error messages: the command line says `--fps: …`,

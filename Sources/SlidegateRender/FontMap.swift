@@ -52,6 +52,22 @@ package final class FontMap {
     deinit {
         g_object_unref(pointer)
     }
+
+    /// The characters of `text` that no font of the map has a glyph for in `family` (Pango
+    /// falls back to any font that has one, so these would show as boxes), each once.
+    package func uncovered(_ text: String, family: String) -> [Character] {
+        let context = makePangoContext(self, family: family, size: 20)
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        guard let layout = pango_layout_new(context) else { return [] }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var seen = Set<Character>()
+        var missing: [Character] = []
+        for character in text where !character.isWhitespace && seen.insert(character).inserted {
+            pango_layout_set_text(layout, String(character), -1)
+            if pango_layout_get_unknown_glyphs_count(layout) > 0 { missing.append(character) }
+        }
+        return missing
+    }
 }
 
 /// A drawing failure, with Cairo's or Pango's reason.

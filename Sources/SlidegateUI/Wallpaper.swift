@@ -30,6 +30,25 @@ final class Wallpaper {
     /// The most pixels decoded: a 100-megapixel photo is 400 MB of pixels.
     static let pixelLimit = 100_000_000.0
 
+    /// Decodes `path` once as a lock would (for `slidegate --check`): its size, or why it
+    /// would leave the plain background.
+    static func check(_ path: String) -> Result<String, ImageError> {
+        var w: Int32 = 0
+        var h: Int32 = 0
+        guard gdk_pixbuf_get_file_info(path, &w, &h) != nil, w > 0, h > 0 else { return .failure(ImageError("not an image that can be read")) }
+        guard Double(w) * Double(h) <= pixelLimit else {
+            return .failure(ImageError("\(w)x\(h) is more than \(Int(pixelLimit / 1_000_000)) megapixels"))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let loaded = gdk_pixbuf_new_from_file(path, &error) else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "it does not decode"
+            if let error { g_error_free(error) }
+            return .failure(ImageError(message))
+        }
+        g_object_unref(UnsafeMutableRawPointer(loaded))
+        return .success("\(w)x\(h)")
+    }
+
     init(display: XDisplay, cover: Window, path: String, mode: ImageMode, background: Color) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, cover, &attributes) != 0, let visual = attributes.visual else {

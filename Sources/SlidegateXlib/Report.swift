@@ -18,15 +18,19 @@ package func report(_ message: String) {
 
 /// Runs a slidegate program: parses `arguments` over the configuration file's options,
 /// answers --help and --version, resolves
-/// where the PIN file is, hands `--set-pin` to `setPin` and other options to `body`, and
+/// where the PIN file is, hands `--set-pin` to `setPin`, `--check` (before the configuration
+/// file is read: it reads it itself) to `check` and other options to `body`, and
 /// exits with the status that comes back, or with the usage error's status after printing it.
 package func runCommandLine(
-    _ arguments: [String], setPin: (_ pinFile: String) -> ExitStatus, _ body: (Options) -> ExitStatus
+    _ arguments: [String], setPin: (_ pinFile: String) -> ExitStatus, check: ([String]) -> ExitStatus,
+    _ body: (Options) -> ExitStatus
 ) -> Never {
     let status: ExitStatus
     do {
+        let tokens = try Options.tokenize(arguments)
         // --help, --version and --set-pin answer whatever the configuration file says.
-        let own = try Options.tokenize(arguments).contains { ["help", "version", "set-pin"].contains($0.option.name) }
+        let own = tokens.contains { ["help", "version", "set-pin"].contains($0.option.name) }
+        if !own && tokens.contains(where: { $0.option.name == "check" }) { exit(check(arguments).code) }
         switch try Options.parse(arguments, config: own ? [] : try ConfigFile.load(for: arguments)) {
         case .help:
             print(Options.help, terminator: "")
@@ -36,18 +40,27 @@ package func runCommandLine(
             status = .completed
         case .setPin(let given):
             status = setPin(try PinFile.path(given: given))
-        case .run(var options):
-            options.idleLimit = testIdleLimit() ?? options.idleLimit
-            options.strings = Translation.strings()
-            if !options.textGiven { options.text = options.strings.label }
-            if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
-            status = body(options)
+        case .run(let options):
+            status = body(try options.prepared())
         }
     } catch {
         report(error.message)
         status = error.status
     }
     exit(status.code)
+}
+
+extension Options {
+    /// The options as a run uses them: in the person's language, with the PIN file's place
+    /// resolved, and the tests' idle limit.
+    package func prepared() throws(UserError) -> Options {
+        var options = self
+        options.idleLimit = testIdleLimit() ?? options.idleLimit
+        options.strings = Translation.strings()
+        if !options.textGiven { options.text = options.strings.label }
+        if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
+        return options
+    }
 }
 
 /// `SLIDEGATE_TEST_IDLE_LIMIT`: seconds, for the tests only, after which an idle password

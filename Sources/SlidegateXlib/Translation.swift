@@ -20,6 +20,35 @@ package enum Translation {
         }
     }
 
+    /// For `slidegate --check`: which catalogue the person's language gets, or why the words
+    /// stay English.
+    package static func catalogueFinding() -> SetupReport.Finding {
+        let subject = "translation"
+        let variables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+        let language = variables.lazy.compactMap { getenv($0).map { String(cString: $0) } }.first { !$0.isEmpty }
+        let first = String((language ?? "C").prefix { $0 != ":" })
+        guard !["C", "POSIX"].contains(first), !first.hasPrefix("C."), !first.hasPrefix("en") else {
+            return .init(.ok, subject, "English (\(language.map { "\"\($0)\"" } ?? "no language set"))")
+        }
+        guard let locale = setlocale(LC_MESSAGES, "").map({ String(cString: $0) }), locale != "C" else {
+            return .init(.note, subject, "the locale of \"\(first)\" is not installed (locale -a lists those that are): the words stay English")
+        }
+        guard let directory = catalogueDirectory() else { return .init(.note, subject, "no catalogues are installed: the words stay English") }
+        let code = String(first.prefix { $0 != "." && $0 != "@" })
+        for name in [code, String(code.prefix { $0 != "_" })] {
+            let path = directory + "/" + name + "/LC_MESSAGES/slidegate.mo"
+            if access(path, R_OK) == 0 {
+                var resolved = path
+                if let real = realpath(path, nil) {
+                    resolved = String(cString: real)
+                    free(real)
+                }
+                return .init(.ok, subject, "\(name): \(resolved)")
+            }
+        }
+        return .init(.note, subject, "no catalogue for \"\(code)\": the words stay English")
+    }
+
     /// Where the catalogues are: beside an installed program, or in the build tree.
     private static func catalogueDirectory() -> String? {
         let directory = programDirectory()

@@ -11,8 +11,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--lock-ui"] {
     exit(LockUI.run().code)
 }
+if arguments.first == "--check-looks" {
+    exit(LooksCheck.run(Array(arguments.dropFirst())).code)
+}
 runCommandLine(arguments, setPin: { _ in
     report("--set-pin is slidegate's (run slidegate --set-pin)")
+    return .usage
+}, check: { _ in
+    report("--check is slidegate's (run slidegate --check)")
     return .usage
 }) { options in
     guard case .windowed = options.mode else {

@@ -16,7 +16,10 @@ func helperPath(_ name: String) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-runCommandLine(arguments, setPin: { execSetPin(helper: helperPath("slidegate-auth"), pinFile: $0) }) { options in
+runCommandLine(
+    arguments, setPin: { execSetPin(helper: helperPath("slidegate-auth"), pinFile: $0) },
+    check: { SetupCheck.run($0, uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth")) }
+) { options in
     guard case .windowed = options.mode else {
         return Guard.run(
             options, Guard.Launch(uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth"), fork: options.fork))

@@ -27,45 +27,9 @@ import Testing
                 Without --geometry, slidegate locks the screen: it covers every monitor, grabs the
                 keyboard and pointer, and puts the slider on the primary monitor.
 
-                  --text TEXT            the label on the track (default "slide to unlock"; "" for none)
-                  --unlock-command CMD   on completion run CMD with /bin/sh -c; exit 0 if it exits 0,
-                                         otherwise say "unlock failed" and let the person try again
-                  --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
-                                         slide and exit 4
-                  --theme DIR            draw the track and thumb from DIR/track.png and thumb.png,
-                                         stretched nine-slice (resources/themes/classic)
-                  --scale FACTOR         size factor for what slidegate sizes itself, 0.5-4 (default: the
-                                         Xft.dpi X resource / 96, else 1)
-                  --direction DIR        which way the thumb slides: ltr, rtl, or auto (default: right to
-                                         left when the label's first letter is Arabic, Hebrew, …)
-                  --countdown            with --timeout: show the whole seconds left beside the label
-                  --reduce-motion        no shimmer (the label stays bright), no spring, wheel spin or
-                                         reveal: what moves moves at once
-                  --auth METHODS         what opens the gate once the slide completes: none (the slide
-                                         alone, the default), or a comma list of pam (the user's password,
-                                         checked by PAM), pin (the PIN set on the wheels), fingerprint (a
-                                         finger on the reader) and key (a security key; both need no
-                                         typing): whichever comes first
-                  --pin-file PATH        the PIN file for --auth pin and --set-pin (default
-                                         $XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)
-                  --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0
-                  --pam-service NAME     the PAM service for --auth pam (default slidegate)
-                  --fingerprint-service NAME
-                                         the PAM service for fingerprint in --auth (default
-                                         slidegate-fingerprint: pam_fprintd)
-                  --key-service NAME     the PAM service for key in --auth (default slidegate-key: pam_u2f)
-                  --grace SECONDS        lock mode: for SECONDS after the lock is up, the slide alone
-                                         opens it, whatever --auth says
-                  --show-failed-attempts
-                                         show how many passwords and PINs were refused; in lock mode, a
-                                         desktop notification after unlocking says how many, and when
-                  --key-command KEYSYM=CMD
-                                         lock mode: the key KEYSYM (F1-F35, an XF86 key such as
-                                         XF86AudioRaiseVolume, Print, Pause…) runs CMD with /bin/sh -c
-                                         while locked; repeatable, one a key (the last wins)
-                  --switch-user-command CMD
-                                         lock mode: a "switch user" button (and Ctrl+Alt+S) runs CMD with
-                                         /bin/sh -c, such as dm-tool switch-to-greeter; the lock stays
+                Lock screen:
+                  --slider GEOMETRY      lock mode: the slider's rectangle relative to the primary
+                                         monitor's top-left corner
                   --message TEXT         lock mode: a line shown above the slider for the whole lock
                   --clock-format FORMAT  lock mode: strftime format of the clock above the slider (default:
                                          the locale's hours and minutes; "" for none)
@@ -77,23 +41,74 @@ import Testing
                                          fit, center, tile or stretch
                   --reveal HOW           how the gate opens: none (default), center, left, right, top
                                          or bottom (the cover is cut away over 0.35 s)
+                  --fork                 lock mode: once the screen is locked, fork; the parent exits 0
+                                         (slidegate --fork && systemctl suspend)
+                  --key-command KEYSYM=CMD
+                                         lock mode: the key KEYSYM (F1-F35, an XF86 key such as
+                                         XF86AudioRaiseVolume, Print, Pause…) runs CMD with /bin/sh -c
+                                         while locked; repeatable, one a key (the last wins)
+                  --switch-user-command CMD
+                                         lock mode: a "switch user" button (and Ctrl+Alt+S) runs CMD with
+                                         /bin/sh -c, such as dm-tool switch-to-greeter; the lock stays
+
+                Authentication:
+                  --auth METHODS         what opens the gate once the slide completes: none (the slide
+                                         alone, the default), or a comma list of pam (the user's password,
+                                         checked by PAM), pin (the PIN set on the wheels), fingerprint (a
+                                         finger on the reader) and key (a security key; both need no
+                                         typing): whichever comes first
+                  --pam-service NAME     the PAM service for --auth pam (default slidegate)
+                  --fingerprint-service NAME
+                                         the PAM service for fingerprint in --auth (default
+                                         slidegate-fingerprint: pam_fprintd)
+                  --key-service NAME     the PAM service for key in --auth (default slidegate-key: pam_u2f)
+                  --pin-file PATH        the PIN file for --auth pin and --set-pin (default
+                                         $XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)
+                  --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0
+                  --grace SECONDS        lock mode: for SECONDS after the lock is up, the slide alone
+                                         opens it, whatever --auth says
+                  --show-failed-attempts
+                                         show how many passwords and PINs were refused; in lock mode, a
+                                         desktop notification after unlocking says how many, and when
+                  --unlock-command CMD   on completion run CMD with /bin/sh -c; exit 0 if it exits 0,
+                                         otherwise say "unlock failed" and let the person try again
+
+                Looks:
+                  --text TEXT            the label on the track (default "slide to unlock"; "" for none)
+                  --theme DIR            draw the track and thumb from DIR/track.png and thumb.png,
+                                         stretched nine-slice (resources/themes/classic)
+                  --background COLOR     #RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)
+                  --foreground COLOR     label and thumb-arrow colour, same forms (default #ffffff)
+                  --scale FACTOR         size factor for what slidegate sizes itself, 0.5-4 (default: the
+                                         Xft.dpi X resource / 96, else 1)
+                  --direction DIR        which way the thumb slides: ltr, rtl, or auto (default: right to
+                                         left when the label's first letter is Arabic, Hebrew, …)
+                  --fps N                animation frame-rate cap, a whole number 1-240 (default 60)
+                  --reduce-motion        no shimmer (the label stays bright), no spring, wheel spin or
+                                         reveal: what moves moves at once
+
+                Windowed mode:
                   --geometry GEOMETRY    windowed mode: an ordinary window of this X geometry, such
                                          as 600x80+100+100 (negative offsets count from the right or
                                          bottom); the window is the slider
-                  --slider GEOMETRY      lock mode: the slider's rectangle relative to the primary
-                                         monitor's top-left corner
-                  --background COLOR     #RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)
-                  --foreground COLOR     label and thumb-arrow colour, same forms (default #ffffff)
-                  --fps N                animation frame-rate cap, a whole number 1-240 (default 60)
-                  --fork                 lock mode: once the screen is locked, fork; the parent exits 0
-                                         (slidegate --fork && systemctl suspend)
                   --above                windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)
                   --undecorated          windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)
-                  --verbose              also say on stderr what needs no action (such as the kernel refusing
-                                         the guard's protection from the OOM killer)
+
+                Configuration:
                   --config PATH          read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,
                                          else ~/.config/slidegate/config): one per line, name=value or name
                   --no-config            read no configuration file
+                  --check                check what a run with these options needs, without locking: where
+                                         each setting comes from, the display, the helpers, each --auth
+                                         method (a dry run to PAM's first prompt), the files and fonts;
+                                         exit 0 when ready, 2 otherwise
+
+                Other:
+                  --timeout SECONDS      give up after SECONDS (a decimal > 0) without a completed
+                                         slide and exit 4
+                  --countdown            with --timeout: show the whole seconds left beside the label
+                  --verbose              also say on stderr what needs no action (such as the kernel refusing
+                                         the guard's protection from the OOM killer)
                   --help                 print this help and exit
                   --version              print the version and exit
 
@@ -107,6 +122,8 @@ import Testing
                   4  timed out
                   5  the window was closed by the window manager
                   128+N  ended by signal N (SIGTERM 143, SIGINT 130, SIGHUP 129)
+
+                Before trusting a lock to xss-lock, check it: slidegate --check [OPTION]...
 
                 """)
     }

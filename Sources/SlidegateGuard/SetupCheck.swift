@@ -1,0 +1,384 @@
+import CX11
+import CXShim
+import Glibc
+import SlidegateCore
+import SlidegateProtocol
+import SlidegateXlib
+
+/// `slidegate --check [OPTION]...`: everything a run with these options and the
+/// configuration file needs, checked without locking. It prints the settings with where each
+/// came from, one finding an item, and `ready to lock` (exit 0) or the problems (exit 2).
+package enum SetupCheck {
+    /// How long a helper or PAM may take to answer before the check says so.
+    static let patience = 5.0
+
+    package static func run(_ arguments: [String], uiPath: String, authPath: String) -> ExitStatus {
+        var findings: [SetupReport.Finding] = []
+        var config = configFile(arguments, &findings)
+        let options: Options
+        let commandLine = (try? Options.tokenize(arguments)) ?? []
+        // As parsing decides: a geometry anywhere is windowed mode.
+        let windowed = (config + commandLine).contains { $0.option.name == "geometry" }
+        do throws(UserError) {
+            options = try parse(arguments, config: &config, &findings).prepared()
+        } catch {
+            findings.append(.init(.problem, "options", error.message))
+            return finish(findings, windowed: windowed, settings: nil)
+        }
+        for given in config where given.option.modes == (windowed ? .lock : .windowed) {
+            findings.append(
+                .init(
+                    .note, "configuration", "\(SetupReport.source(of: given)): \(given.option.name) is for \(windowed ? "lock" : "windowed") mode, not used here"))
+        }
+        let given = config.filter { $0.option.modes != (windowed ? .lock : .windowed) } + commandLine
+        findings += display(options)
+        findings += drawingProgram(uiPath)
+        if options.auth != .none { findings += authentication(options, helperPath: authPath) }
+        findings += looks(options, uiPath: uiPath)
+        findings.append(Translation.catalogueFinding())
+        return finish(findings, windowed: windowed, settings: SetupReport.settings(given, windowed: windowed))
+    }
+
+    /// The options, as a run would parse them; a value of the configuration file that a run
+    /// would refuse is a problem, and the file's other lines are tried without it.
+    private static func parse(
+        _ arguments: [String], config: inout [Options.Given], _ findings: inout [SetupReport.Finding]
+    ) throws(UserError) -> Options {
+        while true {
+            do throws(UserError) {
+                guard case .run(let options) = try Options.parse(arguments, config: config) else {
+                    throw UserError("--check: checks a run, and does nothing else", status: .usage)
+                }
+                return options
+            } catch {
+                guard let bad = config.firstIndex(where: { error.message.hasPrefix($0.origin.naming($0.option.name) + ":") }) else {
+                    throw error
+                }
+                findings.append(.init(.problem, "configuration", error.message))
+                config.remove(at: bad)
+            }
+        }
+    }
+
+    private static func finish(_ findings: [SetupReport.Finding], windowed: Bool, settings: [String]?) -> ExitStatus {
+        var lines = ["slidegate --check: \(windowed ? "windowed mode" : "lock mode")"]
+        if let settings { lines += ["settings, and where each comes from:"] + settings }
+        lines += ["checks:"] + findings.map(\.line) + [SetupReport.verdict(findings, windowed: windowed)]
+        print(lines.joined(separator: "\n"))
+        return findings.contains { $0.verdict == .problem } ? .usage : .completed
+    }
+
+    /// The configuration file's options that can be used; each line it refuses is a problem.
+    private static func configFile(_ arguments: [String], _ findings: inout [SetupReport.Finding]) -> [Options.Given] {
+        let path: String
+        switch ConfigFile.choice(in: arguments) {
+        case .none:
+            findings.append(.init(.ok, "configuration", "none read (--no-config)"))
+            return []
+        case .given(let given):
+            path = given
+        case .standard:
+            let directories = userDirectories()
+            guard let standard = ConfigFile.standardPath(configHome: directories.configHome, home: directories.home) else {
+                findings.append(.init(.ok, "configuration", "none (neither XDG_CONFIG_HOME nor HOME is set)"))
+                return []
+            }
+            guard access(standard, F_OK) == 0 || errno != ENOENT else {
+                findings.append(.init(.ok, "configuration", "none at \(standard)"))
+                return []
+            }
+            path = standard
+        }
+        let text: String
+        do {
+            text = try readTextFile(path)
+        } catch {
+            findings.append(.init(.problem, "configuration", "--config: \(path): \(error)"))
+            return []
+        }
+        var given: [Options.Given] = []
+        var refused = 0
+        for entry in ConfigFile.entries(text, path: path) {
+            switch entry {
+            case .success(let option): given.append(option)
+            case .failure(let problem):
+                findings.append(.init(.problem, "configuration", problem.message))
+                refused += 1
+            }
+        }
+        let read = "\(path): \(given.count) setting\(given.count == 1 ? "" : "s") read"
+        findings.append(.init(refused == 0 ? .ok : .note, "configuration", read + (refused == 0 ? "" : ", \(refused) refused")))
+        return given
+    }
+
+    /// The X display, and the extensions with what each missing one costs.
+    private static func display(_ options: Options) -> [SetupReport.Finding] {
+        let display: XDisplay
+        do throws(UserError) {
+            display = try XDisplay()
+        } catch {
+            return [.init(.problem, "display", error.message)]
+        }
+        let name = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        let (width, height) = display.rootSize()
+        let monitors = display.monitors().count
+        var findings = [SetupReport.Finding(.ok, "display", "\(name): \(width)x\(height), \(monitors) monitor\(monitors == 1 ? "" : "s")")]
+        do throws(UserError) {
+            try options.checkSize(scale: options.scale ?? display.resourceScale())
+        } catch {
+            findings.append(.init(.problem, "display", error.message))
+        }
+        var present: [String] = []
+        var missing: [SetupReport.Finding] = []
+        for (name, shown, cost) in extensions {
+            var opcode: Int32 = 0
+            var event: Int32 = 0
+            var error: Int32 = 0
+            var found = XQueryExtension(display.pointer, name, &opcode, &event, &error) != 0
+            if found && name == "XInputExtension" {
+                var major: Int32 = 2
+                var minor: Int32 = 2
+                found = XIQueryVersion(display.pointer, &major, &minor) == Success && major >= 2
+            }
+            if found {
+                present.append(shown)
+            } else {
+                missing.append(.init(.note, "extensions", "no \(shown): \(cost)"))
+            }
+        }
+        findings.append(.init(.ok, "extensions", present.isEmpty ? "none of those slidegate uses" : present.joined(separator: ", ")))
+        findings += missing
+        if XGetSelectionOwner(display.pointer, display.atom("_NET_WM_CM_S\(display.screen)")) != 0 {
+            findings.append(.init(.ok, "compositor", "one runs: the lock holds the Composite overlay window above it"))
+        }
+        return findings
+    }
+
+    /// The extensions slidegate uses: the name the server knows, the name shown, and what a
+    /// lock does without it.
+    private static let extensions = [
+        ("RANDR", "RandR", "the screen is covered as one monitor, with the slider in its middle"),
+        ("XInputExtension", "XInput 2", "only the core keyboard and pointer are grabbed, and devices plugged in while locked are not watched"),
+        ("XKEYBOARD", "XKB", "no Caps Lock warning and no keyboard layout badge"),
+        ("Composite", "Composite", "no overlay window to hold (a compositor needs it)"),
+        ("Present", "Present", "the shimmer is painted frame by frame"),
+        ("SHAPE", "Shape", "--reveal cannot animate: the lock goes at once"),
+    ]
+
+    /// slidegate-ui: found, executable, and greeting with this protocol.
+    private static func drawingProgram(_ path: String) -> [SetupReport.Finding] {
+        let subject = "slidegate-ui"
+        do throws(SystemError) {
+            let program = try Executable(path)
+            let (mine, theirs) = try FileDescriptor.socketPair()
+            let channel: MessageChannel
+            do {
+                channel = try MessageChannel(mine)
+            } catch {
+                mine.close()
+                theirs.close()
+                throw error
+            }
+            let process: ChildProcess
+            do {
+                process = try program.start(["--lock-ui"], descriptors: [3: theirs.rawValue])
+            } catch {
+                theirs.close()
+                throw error
+            }
+            theirs.close()
+            defer {
+                process.signal(SIGKILL)
+                process.stop()
+            }
+            var hello: UIMessage?
+            let answered = awaitFirst(on: channel) { body throws(ProtocolError) in hello = try UIMessage(body: body) }
+            guard answered, case .hello(let version, let build)? = hello else {
+                return [.init(.problem, subject, "\(path): gave no handshake within \(Int(patience)) s")]
+            }
+            guard version == GuardProtocol.version else {
+                return [.init(.problem, subject, "\(path): speaks protocol \(version) (\(build)), this slidegate \(GuardProtocol.version): install them together")]
+            }
+            return [.init(.ok, subject, "\(path): protocol \(version)")]
+        } catch {
+            return [.init(.problem, subject, "\(path): \(String(cString: strerror(error.code)))")]
+        }
+    }
+
+    /// Polls `channel` until its first message has been read (true), or it closes or the
+    /// patience runs out (false).
+    private static func awaitFirst(on channel: MessageChannel, _ each: (ArraySlice<UInt8>) throws(ProtocolError) -> Void) -> Bool {
+        let limit = monotonicNow() + patience
+        var got = false
+        while !got && monotonicNow() < limit {
+            var polled = pollfd(fd: channel.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&polled, 1, 50)
+            let open = try? channel.receive { (body) throws(ProtocolError) in
+                if !got { try each(body) }
+                got = true
+            }
+            guard open == true else { return got }
+        }
+        return got
+    }
+
+    /// slidegate-auth and each method of `--auth`.
+    private static func authentication(_ options: Options, helperPath: String) -> [SetupReport.Finding] {
+        let subject = "slidegate-auth"
+        let program: Executable
+        do throws(SystemError) {
+            program = try Executable(helperPath)
+            let helper = try AuthHelper.start(program)
+            helper.process.signal(SIGKILL)
+            helper.process.stop()
+        } catch {
+            return [.init(.problem, subject, "\(helperPath): \(error.description)")]
+        }
+        var findings = [SetupReport.Finding(.ok, subject, "\(helperPath): protocol \(AuthProtocol.version)"), installation(helperPath)]
+        for method in options.auth.methods {
+            if let service = options.service(for: method) {
+                findings += pamService(service, method: method, program: program)
+            } else if let pinFile = options.pinFile {
+                do throws(UserError) {
+                    let file = try PinFile.load(pinFile)
+                    findings.append(.init(.ok, "pin", "\(pinFile): a PIN of \(file.length) digits"))
+                } catch {
+                    findings.append(.init(.problem, "pin", error.message))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// How the helper is installed: setgid to its own group, so that the kernel keeps other
+    /// processes of the user out of its memory, or a plain file (a build tree).
+    private static func installation(_ path: String) -> SetupReport.Finding {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_ISGID != 0, let group = getgrgid(info.st_gid) else {
+            return .init(
+                .note, "slidegate-auth",
+                "not installed setgid: another process of yours could read a password from its memory (install the package, or ./dev install as root)")
+        }
+        return .init(.ok, "slidegate-auth", "setgid \(String(cString: group.pointee.gr_name)): no other process of yours can read its memory")
+    }
+
+    /// Where PAM reads a service's file: /etc/pam.d, or pam_wrapper's directory when it is
+    /// preloaded (as in slidegate's tests).
+    private static var serviceDirectory: String {
+        if getenv("PAM_WRAPPER").map({ String(cString: $0) }) == "1", let directory = getenv("PAM_WRAPPER_SERVICE_DIR") {
+            return String(cString: directory)
+        }
+        return "/etc/pam.d"
+    }
+
+    /// A PAM service: its file (or the fallback PAM reads without one), and a dry run of the
+    /// stack up to its first prompt or message, which is never answered.
+    private static func pamService(_ service: String, method: AuthMethod, program: Executable) -> [SetupReport.Finding] {
+        let subject = method.rawValue
+        let file = serviceDirectory + "/" + service
+        var findings: [SetupReport.Finding] = []
+        var shown = file
+        if access(file, F_OK) != 0 {
+            let other = serviceDirectory + "/other"
+            guard access(other, F_OK) == 0 else {
+                return [.init(.problem, subject, "\(file) does not exist, nor \(other): PAM would refuse, and unlocking would be impossible")]
+            }
+            findings.append(.init(.note, subject, "\(file) does not exist: PAM reads \(other) instead"))
+            shown = other
+        }
+        findings.append(dryRun(service, shownAs: shown, method: method, program: program))
+        return findings
+    }
+
+    private static func dryRun(_ service: String, shownAs file: String, method: AuthMethod, program: Executable) -> SetupReport.Finding {
+        let subject = method.rawValue
+        let helper: AuthHelper
+        do throws(SystemError) {
+            helper = try AuthHelper.start(program)
+            try helper.channel.send(AuthRequest.begin(service: service, tty: AuthSession.tty))
+        } catch {
+            return .init(.problem, subject, "the helper could not start \(file): \(error.description)")
+        }
+        defer {
+            helper.process.signal(SIGKILL)
+            helper.process.stop()
+        }
+        var errorText: String?
+        let limit = monotonicNow() + patience
+        while monotonicNow() < limit {
+            var reply: AuthReply?
+            guard awaitFirst(on: helper.channel, { body throws(ProtocolError) in reply = try AuthReply(body: body) }), let reply else {
+                break
+            }
+            switch reply {
+            case .prompt(_, let text):
+                return .init(.ok, subject, "\(file): a dry run reached its first prompt, “\(text.trimmedEnd)”")
+            case .notice(false, let text):
+                return .init(.ok, subject, "\(file): a dry run reached its first message, “\(text.trimmedEnd)”")
+            case .notice(true, let text):
+                errorText = text
+            case .verdict(.refused, let message):
+                let why = [message, errorText].compactMap { $0 }.first.map { " (\($0.trimmedEnd))" } ?? ""
+                let cost = method.isPassive ? "\(method.brief) could never open the lock" : "unlocking would be impossible"
+                return .init(.problem, subject, "\(file) refuses before it asks anything\(why): \(cost)")
+            case .verdict(.granted, _), .verdict(.grantedPasswordExpired, _):
+                return .init(.problem, subject, "\(file) grants without asking anything: anyone at the keyboard would unlock")
+            case .verdict(.cancelled, _), .hello:
+                return .init(.problem, subject, "\(file): the helper answered out of turn")
+            }
+        }
+        let said = errorText.map { ", only the error “\($0.trimmedEnd)”" } ?? ""
+        return .init(.problem, subject, "\(file): no prompt within \(Int(patience)) s\(said)")
+    }
+
+    /// The theme, the picture and the fonts, as slidegate-ui (which has the drawing
+    /// libraries) finds them.
+    private static func looks(_ options: Options, uiPath: String) -> [SetupReport.Finding] {
+        var settings = ["text=\(options.text)"]
+        if let theme = options.theme { settings.append("theme=\(theme)") }
+        if let image = options.image { settings.append("image=\(image)") }
+        if let scale = options.scale { settings.append("scale=\(scale)") }
+        do throws(SystemError) {
+            let program = try Executable(uiPath)
+            let (mine, theirs) = try FileDescriptor.socketPair()
+            defer { mine.close() }
+            let process: ChildProcess
+            do {
+                process = try program.start(["--check-looks"] + settings, descriptors: [1: theirs.rawValue])
+            } catch {
+                theirs.close()
+                throw error
+            }
+            theirs.close()
+            defer {
+                process.signal(SIGKILL)
+                process.stop()
+            }
+            var output: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let limit = monotonicNow() + patience
+            while monotonicNow() < limit {
+                var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
+                _ = poll(&polled, 1, 100)
+                guard polled.revents != 0 else { continue }
+                let n = read(mine.rawValue, &buffer, buffer.count)
+                guard n > 0, output.count < 1 << 16 else { break }
+                output += buffer[..<n]
+            }
+            let findings = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { SetupReport.Finding(wire: $0) }
+            return findings.isEmpty && !options.text.isEmpty
+                ? [.init(.problem, "slidegate-ui", "\(uiPath) did not report on the theme, picture and fonts")] : findings
+        } catch {
+            return [.init(.problem, "slidegate-ui", "\(uiPath): \(String(cString: strerror(error.code)))")]
+        }
+    }
+}
+
+extension String {
+    /// Without the spaces, colons and newlines PAM ends its prompts with.
+    fileprivate var trimmedEnd: String {
+        var text = Substring(self)
+        while let last = text.last, last == " " || last == "\n" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+import SlidegateCore
+import SlidegateRender
+import SlidegateXlib
+
+/// `slidegate-ui --check-looks NAME=VALUE...`: the part of `slidegate --check` that needs
+/// the drawing libraries — the theme's images, the picture, and fonts for the label and
+/// the words in the person's language. slidegate passes the settings it resolved (`theme`,
+/// `image`, `text`, `scale`); each finding goes to stdout as a `SetupReport.Finding` wire
+/// line.
+package enum LooksCheck {
+    package static func run(_ arguments: [String]) -> ExitStatus {
+        var settings: [String: String] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "=") else {
+                report("--check-looks: expected NAME=VALUE, got \"\(argument)\"")
+                return .usage
+            }
+            settings[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        }
+        for finding in findings(settings) { print(finding.wire) }
+        return .completed
+    }
+
+    private static func findings(_ settings: [String: String]) -> [SetupReport.Finding] {
+        var findings: [SetupReport.Finding] = []
+        let scale = settings["scale"].flatMap(Double.init) ?? 1
+        var family = "Sans"
+        if let directory = settings["theme"] {
+            do throws(UserError) {
+                let files = try ThemeFiles(directory: directory, scale: scale)
+                family = files.config.labelFont ?? family
+                do {
+                    _ = try Look.images(files, scale: scale)
+                    let busy = files.busy == nil ? "" : ", busy thumb"
+                    findings.append(.init(.ok, "theme", "\(directory): track and thumb images\(busy), label font \(family)"))
+                } catch {
+                    findings.append(.init(.problem, "theme", "\(directory): \(error.description); the built-in look would be drawn"))
+                }
+            } catch {
+                findings.append(.init(.problem, "theme", error.message))
+            }
+        }
+        if let path = settings["image"] {
+            switch Wallpaper.check(path) {
+            case .success(let size): findings.append(.init(.ok, "image", "\(path): \(size)"))
+            case .failure(let error):
+                findings.append(.init(.problem, "image", "\(path): \(error.description); the lock would show the plain background"))
+            }
+        }
+        let fonts = FontMap()
+        let label = settings["text"] ?? ""
+        let missing = fonts.uncovered(label, family: family)
+        if !label.isEmpty {
+            findings.append(
+                missing.isEmpty
+                    ? .init(.ok, "label font", "every character of the label has a font (\(family))")
+                    : .init(.note, "label font", "no installed font has \(shown(missing)): the label would show boxes for them"))
+        }
+        let words = Translation.strings()
+        if words != Strings() {
+            let missingWords = fonts.uncovered(words.all.joined(), family: family)
+            if !missingWords.isEmpty {
+                findings.append(.init(.note, "fonts", "no installed font has \(shown(missingWords)), which the translation uses"))
+            }
+        }
+        return findings
+    }
+
+    /// "“ÿ” (U+00FF)", up to five of them.
+    private static func shown(_ characters: [Character]) -> String {
+        let listed = characters.prefix(5).map { character in
+            let code = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? ""
+            return "“\(character)” (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
+        }
+        return listed.joined(separator: ", ") + (characters.count > 5 ? " and \(characters.count - 5) more" : "")
+    }
+}

@@ -1,0 +1,193 @@
+import Glibc
+import Testing
+
+/// `slidegate --check`: each check end to end, once on a set-up that works and once on one
+/// that does not, with what the report says and the exit status.
+@Suite struct CheckTests {
+    let screen: VirtualScreen
+    let scratch: Scratch
+
+    init() throws {
+        screen = try VirtualScreen()
+        scratch = try Scratch()
+    }
+
+    func write(_ text: String, to name: String, mode: mode_t = 0o644) -> String {
+        let path = scratch.path + "/" + name
+        let f = fopen(path, "w")!
+        fputs(text, f)
+        fclose(f)
+        chmod(path, mode)
+        return path
+    }
+
+    /// Runs `slidegate --check` with `arguments`; its exit status and what it printed.
+    func check(
+        _ arguments: [String], environment: [String: String?] = [:], program: String = slidegatePath,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (status: Int32?, report: String, error: String) {
+        let output = scratch.path + "/report"
+        let child = try screen.slidegate(["--check"] + arguments, environment: environment, stdout: output, program: program)
+        let status = child.wait(timeout: 30)
+        let report = contents(of: output)
+        // pam_wrapper's own complaints (a service directory without "other") are not slidegate's.
+        let said = child.standardError.split(separator: "\n").filter { !$0.hasPrefix("PWRAP_") }
+        #expect(said.isEmpty, "slidegate said nothing on stderr: \(said)", sourceLocation: sourceLocation)
+        return (status, report, child.standardError)
+    }
+
+    /// The report's line for `subject` with `verdict` that contains `text`.
+    func line(_ report: String, _ verdict: String, _ subject: String, _ text: String) -> Bool {
+        report.split(separator: "\n").contains { (line: Substring) -> Bool in
+            let start = line.drop { $0 == " " }
+            guard start.hasPrefix(verdict + " ") else { return false }
+            let rest = start.dropFirst(verdict.count).drop { $0 == " " }
+            return rest.hasPrefix(subject + " ") && rest.firstRange(of: text) != nil
+        }
+    }
+
+    @Test func aWorkingSetUpIsReadyToLockAndSaysWhereEachSettingCameFrom() throws {
+        let pam = try PamStack()
+        mkdir(scratch.path + "/slidegate", 0o700)
+        _ = write("fps=20\ntext=glide to open\n", to: "slidegate/config")
+        let theme = String(#filePath.dropLast("Tests/SlidegateEndToEndTests/CheckTests.swift".count)) + "resources/themes/classic"
+        let image = String(#filePath.dropLast("Tests/SlidegateEndToEndTests/CheckTests.swift".count)) + "resources/screenshot.png"
+        var environment = pam.environment
+        environment["XDG_CONFIG_HOME"] = scratch.path
+        environment["LANG"] = "C.UTF-8"
+        environment["LANGUAGE"] = "de"
+        let (status, report, _) = try check(["--auth", "pam", "--theme", theme, "--image", image, "--fps", "30"], environment: environment)
+        #expect(status == 0, "\(report)")
+        #expect(report.hasSuffix("\nready to lock\n"), "\(report)")
+        let config = scratch.path + "/slidegate/config"
+        for (name, value, source) in [
+            ("fps", "30", "command line"), ("text", "glide to open", config + ":2"), ("auth", "pam", "command line"),
+            ("timeout", "(none)", "default"), ("pam-service", "slidegate", "default"),
+        ] {
+            #expect(
+                report.split(separator: "\n").contains { $0.split(separator: " ").joined(separator: " ") == "\(name) \(value) \(source)" },
+                "\(name) = \(value) from \(source): \(report)")
+        }
+        #expect(line(report, "ok", "configuration", config + ": 2 settings read"), "\(report)")
+        #expect(line(report, "ok", "display", screen.name + ": 1280x720, 1 monitor"), "\(report)")
+        #expect(line(report, "ok", "extensions", "RandR, XInput 2, XKB, Composite, Present, Shape"), "\(report)")
+        #expect(line(report, "ok", "slidegate-ui", "protocol"), "\(report)")
+        #expect(line(report, "ok", "slidegate-auth", "protocol"), "\(report)")
+        #expect(line(report, "ok", "pam", pam.directory + "/slidegate: a dry run reached its first prompt"), "\(report)")
+        #expect(line(report, "ok", "theme", theme + ": track and thumb images"), "\(report)")
+        #expect(line(report, "ok", "image", image + ": "), "\(report)")
+        #expect(line(report, "ok", "label font", "every character of the label has a font"), "\(report)")
+        #expect(line(report, "ok", "translation", "de: "), "\(report)")
+        #expect(report.firstRange(of: "problem") == nil, "\(report)")
+    }
+
+    @Test func aBrokenSetUpNamesEachProblemAndIsExit2() throws {
+        let pam = try PamStack()
+        let config = write("timeout=30\nbogus=1\nfps=abc\nabove\n", to: "config")
+        let image = write("\u{89}PNG\r\n\u{1A}\nnot a picture at all", to: "broken.png")
+        var environment = pam.environment
+        environment["LANG"] = "xx_YY.UTF-8"
+        let arguments = [
+            "--config", config, "--auth", "pam", "--pam-service", "deny", "--theme", scratch.path + "/no-theme", "--image", image,
+            "--text", "slide \u{10FFFD}",
+        ]
+        let (status, report, _) = try check(arguments, environment: environment)
+        #expect(status == 2, "\(report)")
+        #expect(report.hasSuffix("\nnot ready to lock: 5 problems\n"), "\(report)")
+        #expect(line(report, "problem", "configuration", config + ":2: unknown option \"bogus\""), "\(report)")
+        #expect(line(report, "problem", "configuration", config + ":3: fps: expected a whole number"), "\(report)")
+        #expect(line(report, "note", "configuration", config + ":4: above is for windowed mode, not used here"), "\(report)")
+        #expect(line(report, "problem", "pam", pam.directory + "/deny refuses before it asks anything"), "\(report)")
+        #expect(line(report, "problem", "theme", scratch.path + "/no-theme"), "\(report)")
+        #expect(line(report, "problem", "image", image + ": "), "\(report)")
+        #expect(line(report, "note", "label font", "no installed font has “\u{10FFFD}” (U+10FFFD)"), "\(report)")
+        #expect(line(report, "note", "translation", "the locale of \"xx_YY.UTF-8\" is not installed"), "\(report)")
+        #expect(report.split(separator: "\n").contains { $0.hasPrefix("  timeout ") && $0.hasSuffix(config + ":1") }, "\(report)")
+    }
+
+    @Test func aMissingServiceFileFallsBackToOtherOrIsImpossible() throws {
+        let pam = try PamStack()
+        var (status, report, _) = try check(["--auth", "pam", "--pam-service", "absent"], environment: pam.environment)
+        #expect(status == 2)
+        #expect(line(report, "problem", "pam", pam.directory + "/absent does not exist, nor " + pam.directory + "/other"), "\(report)")
+        link(pam.directory + "/slidegate", pam.directory + "/other")
+        defer { unlink(pam.directory + "/other") }
+        (status, report, _) = try check(["--auth", "pam", "--pam-service", "absent"], environment: pam.environment)
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "note", "pam", "absent does not exist: PAM reads " + pam.directory + "/other instead"), "\(report)")
+        #expect(line(report, "ok", "pam", pam.directory + "/other: a dry run reached its first prompt"), "\(report)")
+    }
+
+    @Test func aReadersServiceIsRunToItsFirstMessage() throws {
+        let pam = try PamStack()
+        let reader = pam.directory + "/finger"
+        let f = fopen(reader, "w")!
+        fputs("auth optional pam_echo.so Place your finger on the reader\nauth required pam_deny.so\n", f)
+        fclose(f)
+        var (status, report, _) = try check(["--auth", "pam,fingerprint", "--fingerprint-service", "finger"], environment: pam.environment)
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "ok", "fingerprint", reader + ": a dry run reached its first message, “Place your finger on the reader”"), "\(report)")
+        #expect(line(report, "ok", "pam", pam.directory + "/slidegate: a dry run reached its first prompt"), "\(report)")
+        (status, report, _) = try check(["--auth", "pam,fingerprint", "--fingerprint-service", "deny"], environment: pam.environment)
+        #expect(status == 2, "\(report)")
+        #expect(line(report, "problem", "fingerprint", pam.directory + "/deny refuses before it asks anything: a fingerprint could never open the lock"), "\(report)")
+    }
+
+    @Test func windowedModeIsCheckedToo() throws {
+        let (status, report, _) = try check(["--geometry", "600x80+100+100", "--above"])
+        #expect(status == 0, "\(report)")
+        #expect(report.hasPrefix("slidegate --check: windowed mode\n") && report.hasSuffix("\nready to run the gate\n"), "\(report)")
+        #expect(report.split(separator: "\n").contains { $0.split(separator: " ").joined(separator: " ") == "above on command line" }, "\(report)")
+        #expect(!report.split(separator: "\n").contains { $0.hasPrefix("  slider ") }, "no lock-mode settings: \(report)")
+        let (small, tooSmall, _) = try check(["--geometry", "600x20+100+100"])
+        #expect(small == 2, "\(tooSmall)")
+        #expect(line(tooSmall, "problem", "options", "--geometry: expected a slider at least 24 pixels tall"), "\(tooSmall)")
+        #expect(tooSmall.hasSuffix("\nnot ready to run the gate: 1 problem\n"), "\(tooSmall)")
+    }
+
+    @Test func thePinFileIsCheckedBothWays() throws {
+        let pinFile = scratch.path + "/pin"
+        var (status, report, _) = try check(["--auth", "pin", "--pin-file", pinFile])
+        #expect(status == 2)
+        #expect(line(report, "problem", "pin", "PIN file \(pinFile): does not exist; set a PIN with slidegate --set-pin"), "\(report)")
+        let input = write("2580\n2580\n", to: "input")
+        let set = try Child(slidegatePath, ["--set-pin", "--pin-file", pinFile], stdin: input)
+        #expect(set.wait(timeout: 10) == 0, "\(set.standardError)")
+        (status, report, _) = try check(["--auth", "pin", "--pin-file", pinFile])
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "ok", "pin", "\(pinFile): a PIN of 4 digits"), "\(report)")
+    }
+
+    @Test func noDisplayIsAProblem() throws {
+        let output = scratch.path + "/report"
+        let child = try Child(slidegatePath, ["--check", "--no-config"], environment: ["DISPLAY": unset], stdout: output)
+        #expect(child.wait(timeout: 30) == 2)
+        let report = contents(of: output)
+        #expect(line(report, "problem", "display", "cannot open a display: DISPLAY is not set"), "\(report)")
+        #expect(report.hasSuffix("\nnot ready to lock: 1 problem\n"), "\(report)")
+    }
+
+    @Test func aMissingExtensionSaysWhatItCosts() throws {
+        // Present and Shape cannot be turned off in Xvfb; RandR and Composite can.
+        let bare = try VirtualScreen(arguments: ["-extension", "RANDR", "-extension", "Composite"])
+        let output = scratch.path + "/bare"
+        let child = try bare.slidegate(["--check"], stdout: output)
+        #expect(child.wait(timeout: 30) == 0)
+        let report = contents(of: output)
+        #expect(line(report, "note", "extensions", "no RandR: the screen is covered as one monitor"), "\(report)")
+        #expect(line(report, "note", "extensions", "no Composite: no overlay window to hold"), "\(report)")
+        #expect(line(report, "ok", "extensions", "XInput 2, XKB, Present, Shape"), "\(report)")
+    }
+
+    @Test func helpersThatAreMissingOrMuteAreProblems() throws {
+        let program = scratch.path + "/slidegate"
+        #expect(copyFile(slidegatePath, program))
+        // A program that says nothing and exits, where the drawing program should be.
+        #expect(copyFile("/bin/true", scratch.path + "/slidegate-ui"))
+        let (status, report, _) = try check(["--auth", "pam"], program: program)
+        #expect(status == 2, "\(report)")
+        #expect(line(report, "problem", "slidegate-ui", scratch.path + "/slidegate-ui: gave no handshake"), "\(report)")
+        #expect(line(report, "problem", "slidegate-auth", scratch.path + "/slidegate-auth: "), "\(report)")
+        #expect(line(report, "problem", "slidegate-ui", "did not report on the theme, picture and fonts"), "\(report)")
+    }
+}
