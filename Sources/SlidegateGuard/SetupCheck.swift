@@ -12,7 +12,9 @@ package enum SetupCheck {
     /// How long a helper or PAM may take to answer before the check says so.
     static let patience = 5.0
 
-    package static func run(_ arguments: [String], uiPath: String, authPath: String) -> ExitStatus {
+    package static func run(_ arguments: [String], uiPath given: String, authPath givenAuth: String) -> ExitStatus {
+        // Named as a person would look for them (/usr/libexec/slidegate, not /usr/bin/../libexec).
+        let (uiPath, authPath) = (resolvedPath(given), resolvedPath(givenAuth))
         var findings: [SetupReport.Finding] = []
         var config = configFile(arguments, &findings)
         let options: Options

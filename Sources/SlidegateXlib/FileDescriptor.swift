@@ -161,6 +161,13 @@ package struct FileProblem: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// `path` with its symbolic links and `..` resolved, or as it is when it cannot be.
+package func resolvedPath(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
+}
+
 /// The text of a small regular file (a configuration file, a theme's settings): its UTF-8
 /// contents of at most `limit` bytes.
 package func readTextFile(_ path: String, limit: Int = 1 << 16) throws(FileProblem) -> String {

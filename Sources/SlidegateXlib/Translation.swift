@@ -38,12 +38,7 @@ package enum Translation {
         for name in [code, String(code.prefix { $0 != "_" })] {
             let path = directory + "/" + name + "/LC_MESSAGES/slidegate.mo"
             if access(path, R_OK) == 0 {
-                var resolved = path
-                if let real = realpath(path, nil) {
-                    resolved = String(cString: real)
-                    free(real)
-                }
-                return .init(.ok, subject, "\(name): \(resolved)")
+                return .init(.ok, subject, "\(name): \(resolvedPath(path))")
             }
         }
         return .init(.note, subject, "no catalogue for \"\(code)\": the words stay English")
