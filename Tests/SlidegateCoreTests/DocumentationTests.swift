@@ -144,8 +144,9 @@ import Testing
         }
     }
 
-    /// The window-manager examples the session tests run are the README's, line for line.
-    @Test(arguments: ["i3.config", "openbox-rc.xml"])
+    /// The packaged examples the session tests run (the window managers' bindings, the xss-lock
+    /// unit) are the README's, line for line.
+    @Test(arguments: ["i3.config", "openbox-rc.xml", "slidegate-xss-lock.service"])
     func theReadmeQuotesThePackagedExamples(_ name: String) throws {
         let readme = try #require(Self.read("README.md"))
         let example = try #require(Self.read("packaging/examples/" + name))

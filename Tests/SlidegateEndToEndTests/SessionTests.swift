@@ -81,6 +81,30 @@ import Testing
         #expect(eventually { children(of: xssLock.pid).isEmpty && client.canGrabKeyboard() }, "unlocked with the password")
     }
 
+    /// The packaged systemd user unit's ExecStart, word for word, but for the built slidegate
+    /// in /usr/bin/slidegate's place and xss-lock told the mock's session (a unit runs in a
+    /// real one, which xss-lock finds by itself).
+    @Test func thePackagedUnitsCommandLocksOnLogindsLockAndThePasswordOpens() throws {
+        let unit = try #require(DesktopExample.read("slidegate-xss-lock.service"))
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        var words = line.dropFirst("ExecStart=".count).split(separator: " ").map(String.init)
+        #expect(words.first == "/usr/bin/xss-lock" && words.contains("/usr/bin/slidegate") && words.contains("pam"), "\(line)")
+        words = words.map { $0 == "/usr/bin/slidegate" ? slidegatePath : $0 }
+        words.insert("--session=c1", at: 1)
+        let pam = try PamStack()
+        var environment = inSession.merging(pam.environment) { $1 }
+        environment.merge(DesktopExample.environment(on: screen)) { $1 }
+        let xssLock = try Child(words[0], Array(words.dropFirst()), environment: environment)
+        #expect(eventually(within: 5) { logind.sleepInhibitors.count == 1 }, "xss-lock runs: \(xssLock.standardError)")
+        #expect(logind.lockSession())
+        #expect(eventually { covered() && thumbShown(at: 0) && !client.canGrabKeyboard() }, "locked: \(xssLock.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() }, "the slide asks for the password")
+        client.type(AuthTests.password)
+        #expect(eventually { children(of: xssLock.pid).isEmpty && client.canGrabKeyboard() }, "unlocked with the password")
+        #expect(xssLock.isRunning)
+    }
+
     @Test func theLockedHintFollowsTheLock() throws {
         #expect(logind.lockedHint == false)
         let gate = try lock([], environment: inSession)
