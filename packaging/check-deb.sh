@@ -30,7 +30,8 @@ XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 
 expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libexec/slidegate/slidegate-auth
-/etc/pam.d/slidegate /etc/pam.d/slidegate-fingerprint /etc/pam.d/slidegate-key /usr/share/man/man1/slidegate.1.gz
+/etc/pam.d/slidegate /etc/pam.d/slidegate-fingerprint /etc/pam.d/slidegate-key /etc/xdg/slidegate/config
+/usr/share/man/man1/slidegate.1.gz
 /usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
 /usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright
 /usr/share/doc/slidegate/changelog.Debian.gz /usr/share/doc/slidegate/examples/slidegate-xss-lock.service
@@ -50,6 +51,11 @@ for service in slidegate slidegate-fingerprint slidegate-key; do
   check "/etc/pam.d/$service is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q ' /etc/pam.d/$service '"
 done
 
+check "/etc/xdg/slidegate/config is a conffile" bash -c "dpkg-query -W -f='\${Conffiles}' slidegate | grep -q ' /etc/xdg/slidegate/config '"
+check "/etc/slidegate is there for the enforced settings: empty, root's, mode 755" \
+  bash -c 'test "$(stat -c "%a %U" /etc/slidegate)" = "755 root" && test -z "$(ls -A /etc/slidegate)"'
+# The system-wide file as shipped changes nothing: every line is a comment.
+check "the shipped system file sets nothing" bash -c '! grep -v "^#" /etc/xdg/slidegate/config | grep -q .'
 check "slidegate-auth is setgid to the group slidegate" test "$(stat -c '%a %U %G' /usr/libexec/slidegate/slidegate-auth)" = "2755 root slidegate"
 # Run by a throwaway user, the installed helper is not dumpable from its first instruction:
 # another process of that user cannot read its environment (nor its memory). A preloaded
@@ -184,7 +190,7 @@ check "a preloaded library that calls setenv leaves the command line whole" prel
 check "apt-get purges it" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q slidegate
 gone() {
   local f
-  for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done
+  for f in $expected_files /usr/libexec/slidegate /usr/share/slidegate /usr/share/doc/slidegate /etc/xdg/slidegate /etc/slidegate; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done
   ! getent group slidegate >/dev/null || { echo "left behind: the group slidegate"; return 1; }
   ! dpkg-statoverride --list /usr/libexec/slidegate/slidegate-auth >/dev/null || { echo "left behind: the statoverride"; return 1; }
 }

@@ -2,9 +2,10 @@
 # Installs the release build under PREFIX (default /usr/local), inside DESTDIR when set (the
 # .deb is made that way): slidegate in bin, its drawing program and authentication helper in
 # libexec/slidegate (where slidegate looks for them), the man page, the bash, zsh and fish
-# completions, the translations (share/locale), and the PAM service file in /etc/pam.d (the
-# only place PAM reads; an existing one is kept). As root, the helper is setgid to the
-# group slidegate (made if missing).
+# completions, the translations (share/locale), the PAM service files in /etc/pam.d (the
+# only place PAM reads) and the commented system-wide configuration /etc/xdg/slidegate/config
+# (an existing one of either is kept), and /etc/slidegate, empty, for the enforced settings.
+# As root, the helper is setgid to the group slidegate (made if missing).
 #   packaging/install.sh [PREFIX]              install (run ./dev build first)
 #   packaging/install.sh --uninstall [PREFIX]  remove what install put there
 set -eu
@@ -14,6 +15,8 @@ if [ "${1:-}" = --uninstall ]; then uninstall=true; shift; fi
 prefix=${1:-/usr/local}
 root="${DESTDIR:-}$prefix"
 pamd="${DESTDIR:-}/etc/pam.d"
+xdg="${DESTDIR:-}/etc/xdg/slidegate"
+enforced="${DESTDIR:-}/etc/slidegate"
 services="slidegate slidegate-fingerprint slidegate-key"
 files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
@@ -26,8 +29,9 @@ if $uninstall; then
   for service in $services; do
     if [ -f "$pamd/$service" ] && cmp -s "$pamd/$service" "packaging/pam.d/$service"; then rm -f "$pamd/$service"; fi
   done
+  if [ -f "$xdg/config" ] && cmp -s "$xdg/config" packaging/xdg/slidegate/config; then rm -f "$xdg/config"; fi
   rmdir "$root/libexec/slidegate" "$root/share/slidegate/themes/classic" "$root/share/slidegate/themes" \
-    "$root/share/slidegate" 2>/dev/null || true
+    "$root/share/slidegate" "$xdg" "$enforced" 2>/dev/null || true
   echo "removed slidegate from $root"
   exit 0
 fi
@@ -52,6 +56,8 @@ install -d "$pamd"
 for service in $services; do
   [ -e "$pamd/$service" ] || install -m 0644 "packaging/pam.d/$service" "$pamd/$service"
 done
+install -d -m 0755 "$xdg" "$enforced"
+[ -e "$xdg/config" ] || install -m 0644 packaging/xdg/slidegate/config "$xdg/config"
 scdoc < packaging/slidegate.1.scd > "$root/share/man/man1/slidegate.1"
 gzip -9nf "$root/share/man/man1/slidegate.1"
 chmod 0644 "$root/share/man/man1/slidegate.1.gz"

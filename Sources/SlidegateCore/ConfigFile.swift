@@ -2,6 +2,25 @@
 /// without the leading `--`, `name=value` or `name` alone for a flag; `#` starts a comment
 /// line; blank lines are fine; spaces around a line are dropped, those inside a value kept.
 package enum ConfigFile {
+    /// Where a file's options stand: the system file (`$XDG_CONFIG_DIRS`) under the user's,
+    /// and the administrator's enforced settings above both and the command line.
+    package enum Layer: String, Equatable, Sendable {
+        case system, user, enforced
+    }
+
+    /// The administrator's settings that neither the user's file nor the command line can
+    /// change. A fixed place: nothing a user sets may point elsewhere.
+    package static let enforcedDirectory = "/etc/slidegate"
+    package static let enforcedPath = enforcedDirectory + "/enforced"
+
+    /// Where the system file may be, in order: `slidegate/config` in each directory of
+    /// `$XDG_CONFIG_DIRS` (absolute ones only, as the XDG Base Directory specification says),
+    /// else in /etc/xdg. The first that exists is read.
+    package static func systemCandidates(configDirs: String?) -> [String] {
+        let directories = (configDirs ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
+        return (directories.isEmpty ? ["/etc/xdg"] : directories.map(String.init)).map { $0 + "/slidegate/config" }
+    }
+
     /// Which file the command line asks for.
     package enum Choice: Equatable, Sendable {
         /// `$XDG_CONFIG_HOME/slidegate/config`, else `~/.config/slidegate/config`; a missing
@@ -52,9 +71,9 @@ package enum ConfigFile {
     }
 
     /// The file's options in order; an error names the file and the line.
-    package static func parse(_ text: String, path: String) throws(UserError) -> [Options.Given] {
+    package static func parse(_ text: String, path: String, layer: Layer = .user) throws(UserError) -> [Options.Given] {
         var given: [Options.Given] = []
-        for entry in entries(text, path: path) {
+        for entry in layer == .enforced ? enforcedEntries(text, path: path) : entries(text, path: path, layer: layer) {
             switch entry {
             case .success(let option): given.append(option)
             case .failure(let problem): throw problem
@@ -65,12 +84,12 @@ package enum ConfigFile {
 
     /// Each option line of the file, read or refused with the file and the line named;
     /// `slidegate --check` reports them all, a run stops at the first refused.
-    package static func entries(_ text: String, path: String) -> [Result<Options.Given, UserError>] {
+    package static func entries(_ text: String, path: String, layer: Layer = .user) -> [Result<Options.Given, UserError>] {
         var entries: [Result<Options.Given, UserError>] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingSpaces
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let origin = Options.Origin.file(path: path, line: number + 1)
+            let origin = Options.Origin.file(path: path, line: number + 1, layer: layer)
             let name = String(line.prefix { $0 != "=" }).trimmingSpaces
             func problem(_ text: String) -> Result<Options.Given, UserError> {
                 .failure(UserError("\(path):\(number + 1): \(text)", status: .usage))
@@ -92,6 +111,18 @@ package enum ConfigFile {
             entries.append(.success(Options.Given(option: option, value: value, origin: origin)))
         }
         return entries
+    }
+}
+
+extension ConfigFile {
+    /// The enforced file's lines, as `entries` reads them, where each option must be one the
+    /// table marks enforceable; `key-command=none` allows no key commands at all.
+    package static func enforcedEntries(_ text: String, path: String) -> [Result<Options.Given, UserError>] {
+        entries(text, path: path, layer: .enforced).map { entry in
+            guard case .success(let given) = entry, given.option.enforcement == nil else { return entry }
+            let enforceable = OptionSpec.all.filter { $0.enforcement != nil }.map(\.name).joined(separator: ", ")
+            return .failure(UserError("\(given.origin.naming(given.option.name)): cannot be enforced (these can: \(enforceable))", status: .usage))
+        }
     }
 }
 

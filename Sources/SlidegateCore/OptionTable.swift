@@ -31,6 +31,33 @@ package struct OptionSpec: Equatable, Sendable {
         case other = "Other"
     }
 
+    /// How an administrator's enforced setting (`/etc/slidegate/enforced`) binds the
+    /// user's file and the command line.
+    package enum Enforcement: String, Equatable, Sendable {
+        /// The enforced value is the value; another one is refused (a flag: always on).
+        case exact
+        /// The enforced methods must all be among the user's (`--auth`).
+        case atLeast = "at least"
+        /// The user's number may not be larger (`--timeout`, `--grace`).
+        case atMost = "at most"
+
+        /// Whether a user's `given` value stays within the `enforced` one (both already
+        /// well-formed; nil for a flag).
+        package func allows(enforced: String?, given: String?) -> Bool {
+            switch self {
+            case .exact:
+                return given == enforced
+            case .atLeast:
+                guard let enforced = enforced.flatMap(AuthMethods.init(spelled:)), let given = given.flatMap(AuthMethods.init(spelled:))
+                else { return false }
+                return enforced.methods.allSatisfy(given.contains)
+            case .atMost:
+                guard let enforced = enforced.flatMap(Double.init), let given = given.flatMap(Double.init) else { return false }
+                return given <= enforced
+            }
+        }
+    }
+
     package var name: String
     package var argument: Argument
     /// The value's name in `--help` and the man page (`TEXT`, `SECONDS`), nil for a flag.
@@ -45,6 +72,9 @@ package struct OptionSpec: Equatable, Sendable {
     package var help: [String]
     /// A few words for shell completions.
     package var summary: String
+    /// Whether, and how, `/etc/slidegate/enforced` may hold it: the settings that decide who
+    /// opens the lock and what runs while it is up, and those a kiosk must keep.
+    package var enforcement: Enforcement? = nil
     /// Takes the option's value (`""` for a flag) into what parsing collects, with where it
     /// was given; false when the value is not what `expected` says.
     package var set: @Sendable (inout Options.Parsed, String, Options.Given) -> Bool
@@ -152,6 +182,7 @@ extension OptionSpec {
                 "while locked; repeatable, one a key (the last wins)",
             ],
             summary: "lock mode: a key that runs a command while locked",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard let binding = KeyCommand(spelled: v) else { return false }
                 p.options.keyCommands.removeAll { $0.keysym == binding.keysym }
@@ -166,6 +197,7 @@ extension OptionSpec {
                 "/bin/sh -c, such as dm-tool switch-to-greeter; the lock stays",
             ],
             summary: "lock mode: a switch-user button's command",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard !v.allSatisfy(\.isWhitespace) else { return false }
                 p.options.switchUserCommand = v
@@ -180,6 +212,7 @@ extension OptionSpec {
                 "what opens the gate once the slide completes: none (the slide alone, the default), or a comma list of "
                     + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.explained))" }, last: " and ") + ": whichever comes first"),
             summary: "what opens the gate after the slide",
+            enforcement: .atLeast,
             set: { p, v, _ in
                 guard let methods = AuthMethods(spelled: v) else { return false }
                 p.options.auth = methods
@@ -189,6 +222,7 @@ extension OptionSpec {
             name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
             defaultValue: "slidegate", modes: .both, section: .authentication, help: ["the PAM service for --auth pam (default slidegate)"],
             summary: "the PAM service for --auth pam",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard let name = Options.serviceName(v) else { return false }
                 p.options.pamService = name
@@ -199,6 +233,7 @@ extension OptionSpec {
             defaultValue: "slidegate-fingerprint", modes: .both, section: .authentication,
             help: ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"],
             summary: "the PAM service for fingerprint in --auth",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard let name = Options.serviceName(v) else { return false }
                 p.options.fingerprintService = name
@@ -209,6 +244,7 @@ extension OptionSpec {
             defaultValue: "slidegate-key", modes: .both, section: .authentication,
             help: ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"],
             summary: "the PAM service for key in --auth",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard let name = Options.serviceName(v) else { return false }
                 p.options.keyService = name
@@ -219,6 +255,7 @@ extension OptionSpec {
             defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both, section: .authentication,
             help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],
             summary: "the PIN file",
+            enforcement: .exact,
             set: { p, v, g in
                 guard !v.isEmpty else { return false }
                 p.options.pinFile = v
@@ -238,6 +275,7 @@ extension OptionSpec {
             defaultValue: "0", modes: .lock, section: .authentication,
             help: ["lock mode: for SECONDS after the lock is up, the slide alone", "opens it, whatever --auth says"],
             summary: "lock mode: the slide alone opens the lock for a while",
+            enforcement: .atMost,
             set: { p, v, _ in
                 guard let seconds = v.allSatisfy({ $0 == "0" || $0 == "." }) && v.contains("0") && v.filter({ $0 == "." }).count <= 1
                     ? 0 : Options.parseSeconds(v)
@@ -252,6 +290,7 @@ extension OptionSpec {
                 "desktop notification after unlocking says how many, and when",
             ],
             summary: "show the count of failed attempts",
+            enforcement: .exact,
             set: { p, _, _ in
                 p.options.showFailedAttempts = true
                 return true
@@ -263,6 +302,7 @@ extension OptionSpec {
                 "on completion run CMD with /bin/sh -c; exit 0 if it exits 0,",
                 #"otherwise say "unlock failed" and let the person try again"#,
             ], summary: "a command that must succeed to unlock",
+            enforcement: .exact,
             set: { p, v, _ in
                 guard !v.allSatisfy(\.isWhitespace) else { return false }
                 p.options.unlockCommand = v
@@ -357,6 +397,7 @@ extension OptionSpec {
             name: "above", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed, section: .windowedMode,
             help: ["windowed mode: keep the window above others (_NET_WM_STATE_ABOVE)"],
             summary: "windowed mode: keep the window above others",
+            enforcement: .exact,
             set: { p, _, _ in
                 p.options.above = true
                 return true
@@ -365,6 +406,7 @@ extension OptionSpec {
             name: "undecorated", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .windowed, section: .windowedMode,
             help: ["windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)"],
             summary: "windowed mode: no window decorations",
+            enforcement: .exact,
             set: { p, _, _ in
                 p.options.undecorated = true
                 return true
@@ -373,13 +415,16 @@ extension OptionSpec {
             name: "config", argument: .file, placeholder: "PATH", expected: "a path to a configuration file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/config", modes: .both, section: .configuration,
             help: [
-                "read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,",
-                "else ~/.config/slidegate/config): one per line, name=value or name",
-            ], summary: "the configuration file",
+                "read the user's options from PATH instead of",
+                "$XDG_CONFIG_HOME/slidegate/config (else ~/.config/slidegate/config),",
+                "after the first slidegate/config of $XDG_CONFIG_DIRS (/etc/xdg);",
+                "/etc/slidegate/enforced overrides both and the command line",
+            ], summary: "the user's configuration file",
             set: { _, _, _ in true }),
         OptionSpec(
             name: "no-config", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .configuration,
-            help: ["read no configuration file"], summary: "read no configuration file",
+            help: ["read no user's configuration file (the system-wide and enforced", "ones still apply)"],
+            summary: "read no user's configuration file",
             set: { _, _, _ in true }),
         OptionSpec(
             name: "check", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
@@ -395,6 +440,7 @@ extension OptionSpec {
             name: "timeout", argument: .text, placeholder: "SECONDS",
             expected: "a number of seconds greater than 0, such as 30 or 2.5", defaultValue: nil, modes: .both, section: .other,
             help: ["give up after SECONDS (a decimal > 0) without a completed", "slide and exit 4"], summary: "give up after this many seconds (exit 4)",
+            enforcement: .atMost,
             set: { p, v, _ in
                 guard let seconds = Options.parseSeconds(v) else { return false }
                 p.options.timeout = seconds
@@ -404,6 +450,7 @@ extension OptionSpec {
             name: "countdown", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .other,
             help: ["with --timeout: show the whole seconds left beside the label"],
             summary: "show the seconds left before the timeout",
+            enforcement: .exact,
             set: { p, _, _ in
                 p.options.countdown = true
                 return true
@@ -457,6 +504,9 @@ extension OptionSpec {
     /// What may not appear in the configuration file: what picks the file, and what does
     /// something other than run the gate.
     package static let commandLineOnly: Set<String> = ["config", "no-config", "help", "version", "set-pin", "check"]
+
+    /// `key-command=none` in the enforced file: no key commands may be given.
+    package static let noKeyCommands = "none"
 
     package static func named(_ name: String) -> OptionSpec? {
         all.first { $0.name == name }

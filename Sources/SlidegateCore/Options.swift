@@ -265,13 +265,26 @@ extension Options {
     /// the configuration file `FILE:LINE: fps: …`.
     package enum Origin: Equatable, Sendable {
         case commandLine
-        case file(path: String, line: Int)
+        case file(path: String, line: Int, layer: ConfigFile.Layer = .user)
 
         package func naming(_ name: String) -> String {
             switch self {
             case .commandLine: "--\(name)"
-            case .file(let path, let line): "\(path):\(line): \(name)"
+            case .file(let path, let line, _): "\(path):\(line): \(name)"
             }
+        }
+
+        /// "FILE:LINE", or "the command line".
+        package var place: String {
+            switch self {
+            case .commandLine: "the command line"
+            case .file(let path, let line, _): "\(path):\(line)"
+            }
+        }
+
+        /// Which file it is, or nil for the command line.
+        package var layer: ConfigFile.Layer? {
+            if case .file(_, _, let layer) = self { layer } else { nil }
         }
     }
 
@@ -337,16 +350,18 @@ extension Options {
         return given
     }
 
-    /// Parses the arguments (without the program name) over the configuration file's
-    /// options, if any: the command line overrides the file, and a later occurrence replaces
-    /// an earlier one. In the file, an option of the other mode is ignored, so one file
-    /// serves lock screens and windowed gates alike.
-    package static func parse(_ arguments: [String], config: [Given] = []) throws(UserError) -> Invocation {
-        let commandLine = try tokenize(arguments)
-        let windowed = (config + commandLine).contains { $0.option.name == "geometry" }
-        let fromFile = config.filter { $0.option.modes != (windowed ? .lock : .windowed) }
+    /// Parses the arguments (without the program name) over the configuration files'
+    /// options, if any (`config`: the system file's, then the user's): the command line
+    /// overrides the files, and a later occurrence replaces an earlier one. In a file, an
+    /// option of the other mode is ignored, so one file serves lock screens and windowed
+    /// gates alike. `enforced` (the administrator's file) overrides everything, and a user's
+    /// file or command line that asks for something else is exit 2 naming both places.
+    package static func parse(_ arguments: [String], config: [Given] = [], enforced: [Given] = []) throws(UserError)
+        -> Invocation
+    {
+        let (inEffect, commandLine) = try inEffect(arguments, config: config, enforced: enforced)
         var parsed = Parsed()
-        for given in fromFile + commandLine {
+        for given in inEffect {
             let v = given.value ?? ""
             // Every value fits in what the guard sends its drawing program, with room to spare.
             guard v.utf8.count <= maximumValue else {
@@ -416,6 +431,56 @@ extension Options {
             }
         }
         return .run(options)
+    }
+
+    /// What parsing applies, in order (the files' options of this mode, the command line's,
+    /// the enforced ones that stand), and the command line's options as given.
+    package static func inEffect(_ arguments: [String], config: [Given], enforced: [Given]) throws(UserError) -> (
+        applied: [Given], commandLine: [Given]
+    ) {
+        let commandLine = try tokenize(arguments)
+        let windowed = (config + enforced + commandLine).contains { $0.option.name == "geometry" }
+        let inMode: (Given) -> Bool = { $0.option.modes != (windowed ? .lock : .windowed) }
+        let (fromFile, given, rules) = try applyingEnforced(enforced.filter(inMode), to: config.filter(inMode), commandLine)
+        return (fromFile + given + rules, commandLine)
+    }
+
+    /// The enforced settings against the files' and the command line's: each value must be
+    /// well-formed and what a user gives must stay within it (else exit 2 naming both). What
+    /// is left to apply: the files' and the command line's entries, then the enforced ones
+    /// that are not met by an allowed value of the user's (an `exact` setting is always the
+    /// enforced value; the system file never overrides one).
+    private static func applyingEnforced(_ rules: [Given], to config: [Given], _ commandLine: [Given]) throws(UserError)
+        -> (config: [Given], commandLine: [Given], rules: [Given])
+    {
+        var config = config
+        var commandLine = commandLine
+        var applied: [Given] = []
+        for name in OptionSpec.all.map(\.name) {
+            let every = rules.filter { $0.option.name == name }
+            guard let first = every.first, let enforcement = first.option.enforcement else { continue }
+            for rule in every where !(name == "key-command" && rule.value == OptionSpec.noKeyCommands) {
+                var scratch = Parsed()
+                guard first.option.set(&scratch, rule.value ?? "", rule) else { throw fail(rule) }
+            }
+            // Every key-command line is a binding; of another setting's, as anywhere, the last counts.
+            let mine = name == "key-command" ? every : Array(every.suffix(1))
+            let users = (config + commandLine).filter { $0.option.name == name && $0.origin.layer != .system }
+            for given in users where !mine.contains(where: { enforcement.allows(enforced: $0.value, given: given.value) }) {
+                let rule = mine.last ?? first
+                let shown = [given.value].compactMap { $0 }.map { " " + $0 }.joined()
+                throw UserError(
+                    "\(given.origin.naming(name))\(shown): enforced by \(rule.origin.place) (\(name)\(rule.value.map { "=" + $0 } ?? "")\(enforcement == .atMost ? " at most" : ""))",
+                    status: .usage)
+            }
+            let keepUsers = enforcement != .exact && !users.isEmpty
+            config.removeAll { $0.option.name == name && (!keepUsers || $0.origin.layer == .system) }
+            if !keepUsers {
+                commandLine.removeAll { $0.option.name == name }
+                applied += mine.filter { !(name == "key-command" && $0.value == OptionSpec.noKeyCommands) }
+            }
+        }
+        return (config, commandLine, applied)
     }
 
     /// Windowed mode with the PIN wheels: the window is this many track heights tall (the

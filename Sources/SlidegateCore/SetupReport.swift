@@ -45,7 +45,9 @@ package enum SetupReport {
         switch given?.origin {
         case nil: "default"
         case .commandLine: "command line"
-        case .file(let path, let line): "\(path):\(line)"
+        case .file(let path, let line, .user): "\(path):\(line)"
+        case .file(let path, let line, .system): "system \(path):\(line)"
+        case .file(let path, let line, .enforced): "enforced \(path):\(line)"
         }
     }
 

@@ -103,14 +103,25 @@ extension FuzzTarget {
         guard again.frame == frame else { throw FuzzFailure("\(M.self): decoding its frame changes it: \(message)") }
     }
 
-    /// The bytes as arguments (split at NUL) and as a configuration file. Whatever parses
-    /// must fit the settings message the guard sends its UI.
+    /// The bytes as arguments (split at NUL), as a configuration file and as an enforced
+    /// one. Whatever parses must fit the settings message the guard sends its UI, and keep
+    /// what is enforced.
     static func options(_ bytes: [UInt8]) throws(FuzzFailure) {
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let text = String(decoding: bytes, as: UTF8.self)
         try check(try? Options.parse(arguments))
-        if let config = try? ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: "/fuzz/config") {
+        if let config = try? ConfigFile.parse(text, path: "/fuzz/config") {
             try check(try? Options.parse([], config: config))
             try check(try? Options.parse(Array(arguments.prefix(4)), config: config))
+        }
+        if let enforced = try? ConfigFile.parse(text, path: ConfigFile.enforcedPath, layer: .enforced) {
+            let invocation = try? Options.parse(Array(arguments.prefix(4)), enforced: enforced)
+            try check(invocation)
+            if case .run(let options)? = invocation, let auth = enforced.last(where: { $0.option.name == "auth" })?.value.flatMap(AuthMethods.init(spelled:)),
+                !auth.methods.allSatisfy(options.auth.contains)
+            {
+                throw FuzzFailure("an enforced auth=\(auth.spelled) gave way to \(options.auth.spelled)")
+            }
         }
         _ = ConfigFile.choice(in: arguments)
     }

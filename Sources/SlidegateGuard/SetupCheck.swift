@@ -16,13 +16,13 @@ package enum SetupCheck {
         // Named as a person would look for them (/usr/libexec/slidegate, not /usr/bin/../libexec).
         let (uiPath, authPath) = (resolvedPath(given), resolvedPath(givenAuth))
         var findings: [SetupReport.Finding] = []
-        var config = configFile(arguments, &findings)
+        var (config, enforced) = configFiles(arguments, &findings)
         let options: Options
         let commandLine = (try? Options.tokenize(arguments)) ?? []
         // As parsing decides: a geometry anywhere is windowed mode.
-        let windowed = (config + commandLine).contains { $0.option.name == "geometry" }
+        let windowed = (config + enforced + commandLine).contains { $0.option.name == "geometry" }
         do throws(UserError) {
-            options = try parse(arguments, config: &config, &findings).prepared()
+            options = try parse(arguments, config: &config, enforced: enforced, &findings).prepared()
         } catch {
             findings.append(.init(.problem, "options", error.message))
             return finish(findings, windowed: windowed, settings: nil)
@@ -32,7 +32,7 @@ package enum SetupCheck {
                 .init(
                     .note, "configuration", "\(SetupReport.source(of: given)): \(given.option.name) is for \(windowed ? "lock" : "windowed") mode, not used here"))
         }
-        let given = config.filter { $0.option.modes != (windowed ? .lock : .windowed) } + commandLine
+        let given = (try? Options.inEffect(arguments, config: config, enforced: enforced).applied) ?? []
         findings += display(options)
         findings += drawingProgram(uiPath)
         if options.auth != .none { findings += authentication(options, helperPath: authPath) }
@@ -44,16 +44,20 @@ package enum SetupCheck {
     /// The options, as a run would parse them; a value of the configuration file that a run
     /// would refuse is a problem, and the file's other lines are tried without it.
     private static func parse(
-        _ arguments: [String], config: inout [Options.Given], _ findings: inout [SetupReport.Finding]
+        _ arguments: [String], config: inout [Options.Given], enforced: [Options.Given], _ findings: inout [SetupReport.Finding]
     ) throws(UserError) -> Options {
         while true {
             do throws(UserError) {
-                guard case .run(let options) = try Options.parse(arguments, config: config) else {
+                guard case .run(let options) = try Options.parse(arguments, config: config, enforced: enforced) else {
                     throw UserError("--check: checks a run, and does nothing else", status: .usage)
                 }
                 return options
             } catch {
-                guard let bad = config.firstIndex(where: { error.message.hasPrefix($0.origin.naming($0.option.name) + ":") }) else {
+                let named = { (given: Options.Given) in
+                    let naming = given.origin.naming(given.option.name)
+                    return error.message.hasPrefix(naming + ":") || error.message.hasPrefix(naming + " ")
+                }
+                guard let bad = config.firstIndex(where: named) else {
                     throw error
                 }
                 findings.append(.init(.problem, "configuration", error.message))
@@ -70,46 +74,74 @@ package enum SetupCheck {
         return findings.contains { $0.verdict == .problem } ? .usage : .completed
     }
 
-    /// The configuration file's options that can be used; each line it refuses is a problem.
-    private static func configFile(_ arguments: [String], _ findings: inout [SetupReport.Finding]) -> [Options.Given] {
-        let path: String
-        switch ConfigFile.choice(in: arguments) {
-        case .none:
-            findings.append(.init(.ok, "configuration", "none read (--no-config)"))
-            return []
-        case .given(let given):
-            path = given
-        case .standard:
-            let directories = userDirectories()
-            guard let standard = ConfigFile.standardPath(configHome: directories.configHome, home: directories.home) else {
-                findings.append(.init(.ok, "configuration", "none (neither XDG_CONFIG_HOME nor HOME is set)"))
-                return []
-            }
-            guard access(standard, F_OK) == 0 || errno != ENOENT else {
-                findings.append(.init(.ok, "configuration", "none at \(standard)"))
-                return []
-            }
-            path = standard
+    /// The files' options that can be used — the system file's, then the user's — and the
+    /// enforced ones; each line a run would refuse is a problem.
+    private static func configFiles(_ arguments: [String], _ findings: inout [SetupReport.Finding]) -> (
+        config: [Options.Given], enforced: [Options.Given]
+    ) {
+        var config: [Options.Given] = []
+        if let system = ConfigFile.systemFile() {
+            config += readFile(system, subject: "system file", layer: .system, &findings)
+        } else {
+            let candidates = ConfigFile.systemCandidates(configDirs: getenv("XDG_CONFIG_DIRS").map { String(cString: $0) })
+            findings.append(.init(.ok, "system file", "none (\(candidates.joined(separator: ", ")))"))
         }
-        let text: String
-        do {
-            text = try readTextFile(path)
+        do throws(UserError) {
+            if let path = try ConfigFile.userFile(for: arguments) {
+                config += readFile(path, subject: "configuration", layer: .user, &findings)
+            } else if ConfigFile.choice(in: arguments) == .none {
+                findings.append(.init(.ok, "configuration", "the user's file is not read (--no-config)"))
+            } else {
+                let directories = userDirectories()
+                let standard = ConfigFile.standardPath(configHome: directories.configHome, home: directories.home)
+                findings.append(.init(.ok, "configuration", standard.map { "none at \($0)" } ?? "none (neither XDG_CONFIG_HOME nor HOME is set)"))
+            }
         } catch {
-            findings.append(.init(.problem, "configuration", "--config: \(path): \(error)"))
+            findings.append(.init(.problem, "configuration", error.message))
+        }
+        var enforced: [Options.Given] = []
+        do throws(UserError) {
+            if let text = try ConfigFile.enforcedText() {
+                for entry in ConfigFile.enforcedEntries(text, path: ConfigFile.enforcedPath) {
+                    switch entry {
+                    case .success(let given): enforced.append(given)
+                    case .failure(let problem): findings.append(.init(.problem, "enforced", problem.message))
+                    }
+                }
+                let names = Set(enforced.map(\.option.name)).sorted().joined(separator: ", ")
+                findings.append(.init(.ok, "enforced", "\(ConfigFile.enforcedPath): \(enforced.isEmpty ? "nothing" : names)"))
+            } else {
+                findings.append(.init(.ok, "enforced", "none (\(ConfigFile.enforcedPath))"))
+            }
+        } catch {
+            findings.append(.init(.problem, "enforced", error.message))
+        }
+        return (config, enforced)
+    }
+
+    /// One configuration file's options; each line it refuses is a problem.
+    private static func readFile(
+        _ path: String, subject: String, layer: ConfigFile.Layer, _ findings: inout [SetupReport.Finding]
+    ) -> [Options.Given] {
+        let text: String
+        do throws(UserError) {
+            text = try ConfigFile.readConfig(path)
+        } catch {
+            findings.append(.init(.problem, subject, error.message))
             return []
         }
         var given: [Options.Given] = []
         var refused = 0
-        for entry in ConfigFile.entries(text, path: path) {
+        for entry in ConfigFile.entries(text, path: path, layer: layer) {
             switch entry {
             case .success(let option): given.append(option)
             case .failure(let problem):
-                findings.append(.init(.problem, "configuration", problem.message))
+                findings.append(.init(.problem, subject, problem.message))
                 refused += 1
             }
         }
         let read = "\(path): \(given.count) setting\(given.count == 1 ? "" : "s") read"
-        findings.append(.init(refused == 0 ? .ok : .note, "configuration", read + (refused == 0 ? "" : ", \(refused) refused")))
+        findings.append(.init(refused == 0 ? .ok : .note, subject, read + (refused == 0 ? "" : ", \(refused) refused")))
         return given
     }
 

@@ -31,7 +31,8 @@ package func runCommandLine(
         // --help, --version and --set-pin answer whatever the configuration file says.
         let own = tokens.contains { ["help", "version", "set-pin"].contains($0.option.name) }
         if !own && tokens.contains(where: { $0.option.name == "check" }) { exit(check(arguments).code) }
-        switch try Options.parse(arguments, config: own ? [] : try ConfigFile.load(for: arguments)) {
+        let files = own ? (config: [], enforced: []) : try ConfigFile.load(for: arguments)
+        switch try Options.parse(arguments, config: files.config, enforced: files.enforced) {
         case .help:
             print(Options.help, terminator: "")
             status = .completed

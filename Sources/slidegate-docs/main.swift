@@ -2,7 +2,8 @@ import Glibc
 import SlidegateCore
 
 // Writes what is made from the option table into the tree given as the only argument
-// (`./dev docs` passes the checkout): the shell completions.
+// (`./dev docs` passes the checkout): the shell completions and the system-wide
+// configuration file.
 
 /// Says `message` on stderr and exits with `status`.
 func fail(_ message: String, status: Int32) -> Never {
@@ -13,7 +14,7 @@ func fail(_ message: String, status: Int32) -> Never {
 
 guard CommandLine.arguments.count == 2 else { fail("usage: slidegate-docs TREE", status: 2) }
 let tree = CommandLine.arguments[1]
-for (path, text) in Completions.files {
+for (path, text) in GeneratedFiles.all {
     guard let file = fopen(tree + "/" + path, "w") else { fail("cannot write \(tree)/\(path): \(String(cString: strerror(errno)))", status: 1) }
     let written = fputs(text, file) >= 0
     guard fclose(file) == 0, written else { fail("cannot write \(tree)/\(path)", status: 1) }

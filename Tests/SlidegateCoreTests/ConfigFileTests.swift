@@ -82,3 +82,25 @@ private func refusal(_ arguments: [String] = [], file: String) -> String? {
         #expect(ConfigFile.standardPath(configHome: nil, home: "/home/ann") == path)
     }
 }
+
+/// The commented system-wide file the package ships (`ConfigTemplate`).
+@Suite struct ConfigTemplateTests {
+    @Test func asShippedItSetsNothingAndEachLineWorksUncommented() throws {
+        #expect(try ConfigFile.parse(ConfigTemplate.text, path: "/etc/xdg/slidegate/config", layer: .system).isEmpty)
+        let lines = ConfigTemplate.text.split(separator: "\n").filter { $0.hasPrefix("#") && !$0.hasPrefix("# ") && !$0.hasPrefix("##") && $0 != "#" }
+        let names = lines.map { String($0.dropFirst().prefix { $0 != "=" }) }
+        #expect(names == OptionSpec.all.filter { !OptionSpec.commandLineOnly.contains($0.name) }.map(\.name), "every option a file may hold, in order")
+        for line in lines {
+            let value = line.drop { $0 != "=" }.dropFirst()
+            // A placeholder (GEOMETRY, FORMAT) is for the administrator to fill in.
+            guard value.isEmpty || !value.allSatisfy({ $0.isUppercase || $0 == "=" }) else { continue }
+            let given = try ConfigFile.parse(String(line.dropFirst()) + "\n", path: "/c", layer: .system)
+            let name = given.first?.option.name
+            // What a flag needs beside it: its mode, or the setting it works on.
+            let besides =
+                given.first?.option.modes == .windowed ? ["--geometry", "600x80+0+0"]
+                : name == "countdown" ? ["--timeout", "5"] : name == "show-failed-attempts" ? ["--auth", "pam"] : []
+            #expect(throws: Never.self, "\(line)") { _ = try Options.parse(besides, config: given) }
+        }
+    }
+}

@@ -95,9 +95,12 @@ import Testing
                   --undecorated          windowed mode: ask for no title bar or border (_MOTIF_WM_HINTS)
 
                 Configuration:
-                  --config PATH          read options from PATH (default $XDG_CONFIG_HOME/slidegate/config,
-                                         else ~/.config/slidegate/config): one per line, name=value or name
-                  --no-config            read no configuration file
+                  --config PATH          read the user's options from PATH instead of
+                                         $XDG_CONFIG_HOME/slidegate/config (else ~/.config/slidegate/config),
+                                         after the first slidegate/config of $XDG_CONFIG_DIRS (/etc/xdg);
+                                         /etc/slidegate/enforced overrides both and the command line
+                  --no-config            read no user's configuration file (the system-wide and enforced
+                                         ones still apply)
                   --check                check what a run with these options needs, without locking: where
                                          each setting comes from, the display, the helpers, each --auth
                                          method (a dry run to PAM's first prompt), the files and fonts;
@@ -170,9 +173,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Completions.files.map(\.path))
-    func completionsAreCurrent(_ path: String) throws {
-        let expected = try #require(Completions.files.first { $0.path == path }).text
+    @Test(arguments: GeneratedFiles.all.map(\.path))
+    func generatedFilesAreCurrent(_ path: String) throws {
+        let expected = try #require(GeneratedFiles.all.first { $0.path == path }).text
         #expect(Self.read(path) == expected, "\(path) is stale: ./dev docs")
     }
 }

@@ -238,6 +238,8 @@ final class VirtualScreen {
         if env.index(forKey: "WAYLAND_DISPLAY") == nil { env["WAYLAND_DISPLAY"] = unset }
         // No configuration file of the machine's user: a test says what it runs with.
         if env.index(forKey: "XDG_CONFIG_HOME") == nil { env["XDG_CONFIG_HOME"] = "/nonexistent/slidegate-tests" }
+        // Nor a system-wide file of the machine's (/etc/xdg/slidegate/config).
+        if env.index(forKey: "XDG_CONFIG_DIRS") == nil { env["XDG_CONFIG_DIRS"] = "/nonexistent/slidegate-tests" }
         // Each lock keeps its first frame in a cache directory of its own, so no lock shows
         // one kept by another: a slider on the screen means the UI has drawn it (the kept
         // frame's own tests give theirs).
