@@ -36,7 +36,18 @@ package enum SetupCheck {
         findings += display(options)
         findings += drawingProgram(uiPath)
         if options.auth != .none { findings += authentication(options, helperPath: authPath) }
-        findings += looks(options, uiPath: uiPath)
+        // What the guard checks before it locks (a run stops there with exit 2); slidegate-ui
+        // then decodes what passes.
+        var imageReadable = true
+        if let image = options.image {
+            do throws(UserError) {
+                try BackgroundImageFile.check(image)
+            } catch {
+                findings.append(.init(.problem, "image", error.message))
+                imageReadable = false
+            }
+        }
+        findings += looks(options, uiPath: uiPath, decodingTheImage: imageReadable)
         findings.append(Translation.catalogueFinding())
         return finish(findings, windowed: windowed, settings: SetupReport.settings(given, windowed: windowed))
     }
@@ -233,7 +244,7 @@ package enum SetupCheck {
             guard version == GuardProtocol.version else {
                 return [.init(.problem, subject, "\(path): speaks protocol \(version) (\(build)), this slidegate \(GuardProtocol.version): install them together")]
             }
-            return [.init(.ok, subject, "\(path): protocol \(version)")]
+            return [.init(.ok, subject, "\(path): protocol \(version), \(permissions(path))")]
         } catch {
             return [.init(.problem, subject, "\(path): \(String(cString: strerror(error.code)))")]
         }
@@ -268,7 +279,7 @@ package enum SetupCheck {
         } catch {
             return [.init(.problem, subject, "\(helperPath): \(error.description)")]
         }
-        var findings = [SetupReport.Finding(.ok, subject, "\(helperPath): protocol \(AuthProtocol.version)"), installation(helperPath)]
+        var findings = [SetupReport.Finding(.ok, subject, "\(helperPath): protocol \(AuthProtocol.version), \(permissions(helperPath))"), installation(helperPath)]
         for method in options.auth.methods {
             if let service = options.service(for: method) {
                 findings += pamService(service, method: method, program: program)
@@ -286,6 +297,16 @@ package enum SetupCheck {
 
     /// How the helper is installed: setgid to its own group, so that the kernel keeps other
     /// processes of the user out of its memory, or a plain file (a build tree).
+    /// "mode 2755 root:slidegate, readable by all": how a helper is installed.
+    private static func permissions(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "cannot be examined" }
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+        let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "gid \(info.st_gid)"
+        let readable = info.st_mode & 0o004 != 0 ? "readable by all" : "execute-only for others"
+        return "mode \(String(info.st_mode & 0o7777, radix: 8)) \(owner):\(group), \(readable)"
+    }
+
     private static func installation(_ path: String) -> SetupReport.Finding {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_ISGID != 0, let group = getgrgid(info.st_gid) else {
@@ -367,10 +388,10 @@ package enum SetupCheck {
 
     /// The theme, the picture and the fonts, as slidegate-ui (which has the drawing
     /// libraries) finds them.
-    private static func looks(_ options: Options, uiPath: String) -> [SetupReport.Finding] {
+    private static func looks(_ options: Options, uiPath: String, decodingTheImage: Bool) -> [SetupReport.Finding] {
         var settings = ["text=\(options.text)"]
         if let theme = options.theme { settings.append("theme=\(theme)") }
-        if let image = options.image { settings.append("image=\(image)") }
+        if let image = options.image, decodingTheImage { settings.append("image=\(image)") }
         if let scale = options.scale { settings.append("scale=\(scale)") }
         do throws(SystemError) {
             let program = try Executable(uiPath)

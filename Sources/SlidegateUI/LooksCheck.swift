@@ -55,7 +55,7 @@ package enum LooksCheck {
             findings.append(
                 missing.isEmpty
                     ? .init(.ok, "label font", "every character of the label has a font (\(family))")
-                    : .init(.note, "label font", "no installed font has \(shown(missing)): the label would show boxes for them"))
+                    : .init(.note, "label font", "no installed font has \(shown(missing)): the lock screen would show \(missing.count == 1 ? "a box in its" : "boxes in their") place"))
         }
         let words = Translation.strings()
         if words != Strings() {

@@ -100,7 +100,7 @@ import Testing
         #expect(line(report, "problem", "pam", pam.directory + "/deny refuses before it asks anything"), "\(report)")
         #expect(line(report, "problem", "theme", scratch.path + "/no-theme"), "\(report)")
         #expect(line(report, "problem", "image", image + ": "), "\(report)")
-        #expect(line(report, "note", "label font", "no installed font has “\u{10FFFD}” (U+10FFFD)"), "\(report)")
+        #expect(line(report, "note", "label font", "no installed font has “\u{10FFFD}” (U+10FFFD): the lock screen would show a box in its place"), "\(report)")
         #expect(line(report, "note", "translation", "the locale of \"xx_YY.UTF-8\" is not installed"), "\(report)")
         #expect(report.split(separator: "\n").contains { $0.hasPrefix("  timeout ") && $0.hasSuffix(config + ":1") }, "\(report)")
     }
@@ -143,6 +143,14 @@ import Testing
         #expect(small == 2, "\(tooSmall)")
         #expect(line(tooSmall, "problem", "options", "--geometry: expected a slider at least 24 pixels tall"), "\(tooSmall)")
         #expect(tooSmall.hasSuffix("\nnot ready to run the gate: 1 problem\n"), "\(tooSmall)")
+    }
+
+    @Test func anImageTheGuardWouldRefuseIsNamedAsItWouldBe() throws {
+        let missing = scratch.path + "/none.jpg"
+        let (status, report, _) = try check(["--image", missing])
+        #expect(status == 2, "\(report)")
+        #expect(line(report, "problem", "image", "--image: \(missing): no such file"), "\(report)")
+        #expect(report.hasSuffix("\nnot ready to lock: 1 problem\n"), "decoded by no one after: \(report)")
     }
 
     @Test func thePinFileIsCheckedBothWays() throws {
