@@ -196,7 +196,10 @@ package final class Guard {
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })
-        if status == .completed { reveal() }
+        if status == .completed {
+            reveal()
+            grabs.release()
+        }
         cover.restoreFocus()
         stopUI()
         host.finish()

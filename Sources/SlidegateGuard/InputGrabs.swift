@@ -17,6 +17,8 @@ final class InputGrabs {
     private let xkbEventType: Int32?
     private var grabbedMasters: Set<Int32> = []
     private var mouseKeysWasOn = false
+    /// `release()` has run.
+    private var released = false
     /// MouseKeys was turned on (Shift+NumLock with `keypad:pointerkeys`, or another client)
     /// and the server has not yet confirmed it off again: pointer input in between may come
     /// from the keypad, and does not count.
@@ -85,7 +87,11 @@ final class InputGrabs {
         turnMouseKeysOff()
     }
 
-    deinit {
+    /// Lets go of every grab now (once the lock is open and its cover gone: the person's
+    /// desktop takes the keys at once, while the guard still winds down).
+    func release() {
+        guard !released else { return }
+        released = true
         let dpy = display.pointer
         for id in grabbedMasters { XIUngrabDevice(dpy, id, UInt(CurrentTime)) }
         XUngrabPointer(dpy, UInt(CurrentTime))
@@ -95,6 +101,10 @@ final class InputGrabs {
             XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), UInt32(XkbMouseKeysMask))
         }
         XSync(dpy, 0)
+    }
+
+    deinit {
+        release()
     }
 
     private func grabKeyboard() -> Int32 {

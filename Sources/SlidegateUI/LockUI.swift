@@ -191,12 +191,11 @@ package final class LockUI {
         if let problem = problem ?? nil { report("cannot keep the slider's first frame for the next lock: \(problem)") }
     }
 
-    /// Only a terminating signal ends the UI (the guard decides the rest).
+    /// Only a terminating signal ends the UI (the guard decides the rest), whatever the
+    /// mirrored gate's state: once the gate has ended (the guard's stopping it after an
+    /// unlock), the gate takes no more input, and the UI must still go at once.
     private func handleSignals() -> ExitStatus? {
-        for signal in signals.pending() where signal != SIGCHLD {
-            if case .exit(.signal(let n)) = gate.handle(.signal(signal), at: monotonicNow()) { return .signal(n) }
-        }
-        return nil
+        signals.pending().first { $0 != SIGCHLD }.map { .signal($0) }
     }
 
     /// Applies the guard's messages. The guard closing its end ends the UI.
