@@ -214,27 +214,17 @@ package enum SetupCheck {
     private static func drawingProgram(_ path: String) -> [SetupReport.Finding] {
         let subject = "slidegate-ui"
         do throws(SystemError) {
-            let program = try Executable(path)
-            let (mine, theirs) = try FileDescriptor.socketPair()
+            let (process, mine) = try start(try Executable(path), ["--lock-ui"], socketOn: 3)
+            defer {
+                process.signal(SIGKILL)
+                process.stop()
+            }
             let channel: MessageChannel
             do {
                 channel = try MessageChannel(mine)
             } catch {
                 mine.close()
-                theirs.close()
                 throw error
-            }
-            let process: ChildProcess
-            do {
-                process = try program.start(["--lock-ui"], descriptors: [3: theirs.rawValue])
-            } catch {
-                theirs.close()
-                throw error
-            }
-            theirs.close()
-            defer {
-                process.signal(SIGKILL)
-                process.stop()
             }
             var hello: UIMessage?
             let answered = awaitFirst(on: channel) { body throws(ProtocolError) in hello = try UIMessage(body: body) }
@@ -247,6 +237,21 @@ package enum SetupCheck {
             return [.init(.ok, subject, "\(path): protocol \(version), \(permissions(path))")]
         } catch {
             return [.init(.problem, subject, "\(path): \(String(cString: strerror(error.code)))")]
+        }
+    }
+
+    /// Starts `program` with the far end of a new socket pair as its descriptor `number`;
+    /// the near end comes back with the process.
+    private static func start(_ program: Executable, _ arguments: [String], socketOn number: Int32) throws(SystemError) -> (
+        ChildProcess, FileDescriptor
+    ) {
+        let (mine, theirs) = try FileDescriptor.socketPair()
+        defer { theirs.close() }
+        do {
+            return (try program.start(arguments, descriptors: [number: theirs.rawValue]), mine)
+        } catch {
+            mine.close()
+            throw error
         }
     }
 
@@ -394,17 +399,8 @@ package enum SetupCheck {
         if let image = options.image, decodingTheImage { settings.append("image=\(image)") }
         if let scale = options.scale { settings.append("scale=\(scale)") }
         do throws(SystemError) {
-            let program = try Executable(uiPath)
-            let (mine, theirs) = try FileDescriptor.socketPair()
+            let (process, mine) = try start(try Executable(uiPath), ["--check-looks"] + settings, socketOn: 1)
             defer { mine.close() }
-            let process: ChildProcess
-            do {
-                process = try program.start(["--check-looks"] + settings, descriptors: [1: theirs.rawValue])
-            } catch {
-                theirs.close()
-                throw error
-            }
-            theirs.close()
             defer {
                 process.signal(SIGKILL)
                 process.stop()
