@@ -62,6 +62,13 @@ class Figures:
         figure = self.by_id[ident]
         return {name: figure.median(name) for name in figure.samples}
 
+    def paired(self, ident, name, reference):
+        """The median of `name`'s samples of a figure over `reference`'s taken with them (the
+        i-th of each, as measure_drags takes them, in one round): the machine's slower
+        minutes weigh on both sides of each ratio."""
+        samples = self.by_id[ident].samples
+        return statistics.median(a / b for a, b in zip(samples[name], samples[reference]))
+
     def __contains__(self, ident):
         return ident in self.by_id
 
