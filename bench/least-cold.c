@@ -4,49 +4,31 @@
  * grabs, and then draws bench/run's slider into a pixmap (the track, a bright thumb, the
  * label "slide to unlock" shaped by Pango with slidegate's font options) and copies it
  * to the cover in one request. It keeps nothing between runs and does no more: no
- * privilege split, no configuration, no second process, no checks. i3lock's first frame
- * shows no text at all (its indicator appears when a key is typed), so it pays no font
- * set-up and no shaping.
+ * configuration, no checks, no second process. i3lock's first frame shows no text at all
+ * (its indicator appears when a key is typed), so it pays no font set-up and no shaping.
  *
- * Usage: least-cold (DISPLAY from the environment). Runs until killed. Built by bench/run
- * with cc -O2 ... $(pkg-config --cflags --libs pangocairo cairo-xlib x11). */
-#include <X11/Xlib.h>
+ * With --into WINDOW it covers and grabs nothing and draws the slider into WINDOW: the
+ * drawing half of bench/least-split.c, which locks and then starts it, as slidegate's
+ * guard starts its UI.
+ *
+ * Usage: least-cold [--into WINDOW] (DISPLAY from the environment). Runs until killed.
+ * Built by bench/run with cc -O2 ... $(pkg-config --cflags --libs pangocairo cairo-xlib x11). */
+#include "least.h"
 #include <cairo-xlib.h>
 #include <pango/pangocairo.h>
 #include <stdio.h>
-#include <time.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-/* bench/run's slider: 560x80 at (680, 800), the 68 px thumb at rest 6 px in. */
-enum { X = 680, Y = 800, W = 560, H = 80, PAD = 6, THUMB = 68 };
-
-int main(void) {
-    Display *d = XOpenDisplay(NULL);
-    if (!d) {
-        fputs("least-cold: cannot open the display\n", stderr);
-        return 1;
-    }
+/* The slider, drawn into `w` at bench/run's place. */
+static void draw_slider(Display *d, Window w) {
     int screen = DefaultScreen(d);
-    XSetWindowAttributes attributes = {.override_redirect = True, .background_pixel = 0x15171c};
-    Window w = XCreateWindow(d, RootWindow(d, screen), 0, 0, DisplayWidth(d, screen), DisplayHeight(d, screen), 0,
-        CopyFromParent, InputOutput, CopyFromParent, CWOverrideRedirect | CWBackPixel, &attributes);
-    XMapRaised(d, w);
-    XSync(d, False);
-    struct timespec retry = {0, 1000000};
-    while (XGrabKeyboard(d, w, False, GrabModeAsync, GrabModeAsync, CurrentTime) != GrabSuccess)
-        nanosleep(&retry, NULL);
-    while (XGrabPointer(d, w, False, ButtonPressMask | ButtonReleaseMask | PointerMotionMask, GrabModeAsync,
-               GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
-        nanosleep(&retry, NULL);
-
-    Pixmap frame = XCreatePixmap(d, w, W, H, (unsigned)DefaultDepth(d, screen));
-    cairo_surface_t *surface = cairo_xlib_surface_create(d, frame, DefaultVisual(d, screen), W, H);
+    Pixmap frame = XCreatePixmap(d, w, TRACK_W, TRACK_H, (unsigned)DefaultDepth(d, screen));
+    cairo_surface_t *surface = cairo_xlib_surface_create(d, frame, DefaultVisual(d, screen), TRACK_W, TRACK_H);
     cairo_t *cr = cairo_create(surface);
-    cairo_set_source_rgb(cr, 0x15 / 255.0, 0x17 / 255.0, 0x1c / 255.0);
-    cairo_paint(cr);
     cairo_set_source_rgb(cr, 0.16, 0.17, 0.2);
-    cairo_rectangle(cr, 0, 0, W, H);
-    cairo_fill(cr);
+    cairo_paint(cr);
     cairo_set_source_rgb(cr, 0.95, 0.95, 0.95);
     cairo_rectangle(cr, PAD, PAD, THUMB, THUMB);
     cairo_fill(cr);
@@ -65,14 +47,29 @@ int main(void) {
     pango_layout_set_text(layout, "slide to unlock", -1);
     int textW, textH;
     pango_layout_get_pixel_size(layout, &textW, &textH);
-    cairo_move_to(cr, (W - textW) / 2.0, (H - textH) / 2.0);
+    cairo_move_to(cr, (TRACK_W - textW) / 2.0, (TRACK_H - textH) / 2.0);
     pango_cairo_show_layout(cr, layout);
     g_object_unref(layout);
-    cairo_surface_flush(surface);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
 
     GC gc = XCreateGC(d, w, 0, NULL);
-    XCopyArea(d, frame, w, gc, 0, 0, W, H, X, Y);
+    XCopyArea(d, frame, w, gc, 0, 0, TRACK_W, TRACK_H, TRACK_X, TRACK_Y);
+    XFreeGC(d, gc);
+    XFreePixmap(d, frame);
     XFlush(d);
+}
+
+int main(int argc, char **argv) {
+    Display *d = XOpenDisplay(NULL);
+    if (!d) {
+        fputs("least-cold: cannot open the display\n", stderr);
+        return 1;
+    }
+    const int into = argc > 2 && strcmp(argv[1], "--into") == 0;
+    Window w = into ? (Window)strtoul(argv[2], NULL, 0)
+                    : cover_and_grab(d, 0x15171c, ButtonPressMask | ButtonReleaseMask | PointerMotionMask);
+    draw_slider(d, w);
     for (;;)
         pause();
 }

@@ -26,7 +26,7 @@
  * and holds the keyboard and the pointer, as a locker does, so the benchmark starts, sees
  * and stops it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
 #define _GNU_SOURCE
-#include <X11/Xlib.h>
+#include "least.h"
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,7 +56,6 @@ static _Noreturn void blind(Display *d, Window w, GC gc) {
 }
 
 /* --thumb: the slider, in bench/run's geometry. */
-enum { TRACK_X = 680, TRACK_Y = 800, TRACK_W = 560, TRACK_H = 80, PAD = 6, THUMB = 68 };
 static const unsigned long TRACK_COLOUR = 0x2a2d35, THUMB_COLOUR = 0xf2f2f2;
 
 static Pixmap prepare_thumb(Display *d, Window w, GC gc) {
@@ -97,19 +96,9 @@ int main(int argc, char **argv) {
         fputs("least-drag: cannot open the display\n", stderr);
         return 1;
     }
-    int screen = DefaultScreen(d);
-    XSetWindowAttributes attributes = {.override_redirect = True, .background_pixel = WhitePixel(d, screen)};
-    Window w = XCreateWindow(d, RootWindow(d, screen), 0, 0, DisplayWidth(d, screen), DisplayHeight(d, screen), 0,
-        CopyFromParent, InputOutput, CopyFromParent, CWOverrideRedirect | CWBackPixel, &attributes);
-    XMapRaised(d, w);
-    GC gc = XCreateGC(d, w, 0, NULL);
-    XSync(d, False);
-    struct timespec pause = {0, 1000000};
-    while (XGrabKeyboard(d, w, False, GrabModeAsync, GrabModeAsync, CurrentTime) != GrabSuccess)
-        nanosleep(&pause, NULL);
     const long plain = ButtonPressMask | ButtonReleaseMask | PointerMotionMask;
-    while (XGrabPointer(d, w, False, timerOnly ? ButtonPressMask | ButtonReleaseMask : plain, GrabModeAsync, GrabModeAsync, None, None, CurrentTime) != GrabSuccess)
-        nanosleep(&pause, NULL);
+    Window w = cover_and_grab(d, WhitePixel(d, DefaultScreen(d)), timerOnly ? ButtonPressMask | ButtonReleaseMask : plain);
+    GC gc = XCreateGC(d, w, 0, NULL);
     if (timerOnly)
         blind(d, w, gc);
     const Pixmap tile = thumb ? prepare_thumb(d, w, gc) : None;
