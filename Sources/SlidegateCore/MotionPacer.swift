@@ -1,8 +1,8 @@
-/// Paces pointer motion for lock mode's guard: however fast the pointer, at most one motion
-/// a frame interval goes on to the gate and the UI — the newest — and a pointer faster than
-/// `hintRate` events a second turns the grab to motion hints (the server then sends one
-/// event and waits to be asked where the pointer is), until the button is released or a
-/// frame interval passes without motion.
+/// Paces pointer motion for lock mode's guard and for windowed mode: however fast the
+/// pointer, at most one motion a frame interval goes on to the gate (and the UI) — the
+/// newest — and a pointer faster than `hintRate` events a second turns the grab to motion
+/// hints (the server then sends one event and waits to be asked where the pointer is),
+/// until the button is released or a frame interval passes without motion.
 ///
 /// Time is an argument; nothing here reads a clock or talks to the server: `take` says when
 /// the pointer's place must be asked, and `hints` what the grab should report.

@@ -395,28 +395,13 @@ package final class Guard {
     /// After a hint the pointer's place is asked of the server, which re-arms the hint; a
     /// button event brings its own place, where the pointer was when the button went.
     private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
-        let now = monotonicNow()
-        let motion: (x: Double, y: Double, at: Double)
-        switch pacer.take(button: button, at: now) {
-        case nil:
-            return nil
-        case .at(let x, let y, let time):
-            motion = (x, y, time)
-        case .askPointer:
-            let place = display.pointerPosition()
-            // An event that came with the answer happened before it was asked: it goes to
-            // the gate first, or a release followed by a move could carry the thumb on.
-            guard XEventsQueued(display.pointer, QueuedAlready) == 0 else { return nil }
-            guard let place else {
-                pacer.cancel()
-                return nil
-            }
-            let origin = cover.slider
-            motion = (place.x - origin.x, place.y - origin.y, now)
+        let origin = cover.slider
+        let motion = pacer.next(button: button, at: monotonicNow(), display: display) {
+            display.pointerPosition().map { ($0.x - origin.x, $0.y - origin.y) }
         }
-        pacer.sent(at: now, byButton: button != nil)
         grabs.motionHints = pacer.hints
-        return host.handle(.motion(x: motion.x, y: motion.y), at: motion.at)
+        guard let motion else { return nil }
+        return host.handle(.motion(x: motion.x, y: motion.y), at: motion.time)
     }
 
     /// The gate took an input: the UI hears of it, or the guard draws the drag's frame itself

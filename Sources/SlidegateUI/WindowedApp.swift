@@ -24,6 +24,14 @@ package final class WindowedApp {
     private var keyboardGrabbed = false
     /// A failed grab was said (once a field).
     private var grabFailureSaid = false
+    /// Motion paced as the guard paces it: the newest a frame interval goes to the gate, and
+    /// while the button is held a pointer faster than `MotionPacer.hintRate` events a second
+    /// turns the button's grab to motion hints.
+    private var pacer: MotionPacer
+    /// Button 1 is down: the server holds the pointer for the window (the button's grab).
+    private var buttonHeld = false
+    /// The button's grab reports motion hints.
+    private var hinting = false
 
     /// Runs until the gate ends; returns its exit status, after saying why on stderr when it
     /// is an error.
@@ -85,6 +93,7 @@ package final class WindowedApp {
         self.painter = painter
         self.pinLength = pinLength
         self.fontMap = fontMap
+        pacer = MotionPacer(fps: options.fps)
         blanking = Blanking(display)
         host.heard = { [painter] _, _ in painter.changed = true }
         host.followed = { [unowned self] in holdKeyboard($0) }
@@ -107,6 +116,9 @@ package final class WindowedApp {
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in try pass() })
+        // The motion that ended the slide may not be painted yet (it waited for its frame
+        // interval when the release came): the reveal opens from the thumb at the end.
+        if status == .completed { _ = try paint(at: monotonicNow()) }
         if status == .completed,
             options.reduceMotion || !RevealAnimation.play(
                 options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
@@ -122,18 +134,49 @@ package final class WindowedApp {
 
     private func pass() throws(UserError) -> EventLoop.Turn {
         let now = monotonicNow()
+        if pacer.isDue(at: now), let status = flushMotion() { return .exit(status) }
+        let motionDue = pacer.pending != nil ? pacer.due : nil
+        pacer.rest(at: now)
+        reportHints()
         if let status = host.advance(to: now) { return .exit(status) }
         let gate = host.gate
-        let deadline = try painter.frame(
-            gate, at: now, echo: host.echo, blanking: blanking, clock: nil, limit: host.auth?.answerDeadline, idle: host.deadline,
-            also: { _ in })
+        let deadline = try paint(at: now)
         painter.shed(at: now, deadline: deadline)
         // The thumb or a wheel held: until the next frame may be painted the X socket rests,
         // and the motion events of the frame interval are read together then (a wake-up a
         // frame, not one an event).
         let held = gate.isDragging || gate.wheels?.held != nil
         let resting = held && !blanking.isBlank && now < painter.nextPaint
-        return .wait(until: deadline, readingXAfter: resting ? painter.nextPaint : nil)
+        var wake = Earliest()
+        wake.consider(deadline)
+        wake.consider(motionDue)
+        return .wait(until: wake.time, readingXAfter: resting ? painter.nextPaint : nil)
+    }
+
+    /// Paints what changed; returns when the next frame is due.
+    private func paint(at now: Double) throws(UserError) -> Double? {
+        try painter.frame(
+            host.gate, at: now, echo: host.echo, blanking: blanking, clock: nil, limit: host.auth?.answerDeadline, idle: host.deadline,
+            also: { _ in })
+    }
+
+    /// Hands the newest motion to the gate (`MotionPacer.next`): at most one a frame interval.
+    private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
+        let motion = pacer.next(button: button, at: monotonicNow(), display: display) { display.pointerPosition(in: stage.window) }
+        reportHints()
+        guard let motion else { return nil }
+        painter.changed = true
+        return host.handle(.motion(x: motion.x, y: motion.y), at: motion.time)
+    }
+
+    /// Tells the server whether the button's grab reports every motion or hints, as the
+    /// pacer says; with the button up there is no grab, and every motion is reported.
+    private func reportHints() {
+        let wanted = pacer.hints && buttonHeld
+        guard wanted != hinting else { return }
+        hinting = wanted
+        let events = ButtonPressMask | ButtonReleaseMask | PointerMotionMask | (wanted ? PointerMotionHintMask : 0)
+        XChangeActivePointerGrab(display.pointer, UInt32(events), 0, UInt(CurrentTime))
     }
 
     private func handleSignals() -> ExitStatus? {
@@ -149,16 +192,30 @@ package final class WindowedApp {
             painter.forget()
             return nil
         }
-        if [ButtonPress, ButtonRelease, MotionNotify].contains(event.type) { painter.changed = true }
+        if [ButtonPress, ButtonRelease].contains(event.type) { painter.changed = true }
         switch event.type {
         case ButtonPress where event.xbutton.button == UInt32(Button1):
             blanking.inputArrived()
-            return host.handle(.press(x: Double(event.xbutton.x), y: Double(event.xbutton.y)), at: now)
+            let place = (x: Double(event.xbutton.x), y: Double(event.xbutton.y))
+            if let status = flushMotion(buttonAt: place) { return status }
+            buttonHeld = true
+            return host.handle(.press(x: place.x, y: place.y), at: now)
         case ButtonRelease where event.xbutton.button == UInt32(Button1):
+            if let status = flushMotion(buttonAt: (Double(event.xbutton.x), Double(event.xbutton.y))) { return status }
+            buttonHeld = false
+            pacer.released()
+            hinting = false
             return host.handle(.release, at: now)
-        case MotionNotify:
+        case MotionNotify where event.xmotion.is_hint != 0 || hinting:
+            // Where it went is asked at the next frame interval.
             blanking.inputArrived()
-            return host.handle(.motion(x: Double(event.xmotion.x), y: Double(event.xmotion.y)), at: now)
+            pacer.hinted()
+            return nil
+        case MotionNotify:
+            // The newest goes to the gate at the next frame interval.
+            blanking.inputArrived()
+            pacer.moved(x: Double(event.xmotion.x), y: Double(event.xmotion.y), at: now)
+            return nil
         case ButtonPress where event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5):
             let down = event.xbutton.button == UInt32(Button5)
             return host.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now)

@@ -165,9 +165,9 @@ package final class XDisplay {
         return min(max(dpi / 96, Options.scales.lowerBound), Options.scales.upperBound)
     }
 
-    /// Where the pointer is on the root window, asked of the server (which also re-arms a
-    /// motion hint); nil when it is on another screen.
-    package func pointerPosition() -> (x: Double, y: Double)? {
+    /// Where the pointer is on the root window, or relative to `window`'s origin, asked of
+    /// the server (which also re-arms a motion hint); nil when it is on another screen.
+    package func pointerPosition(in window: Window? = nil) -> (x: Double, y: Double)? {
         var rootReturn: Window = 0
         var child: Window = 0
         var x: Int32 = 0
@@ -175,8 +175,8 @@ package final class XDisplay {
         var wx: Int32 = 0
         var wy: Int32 = 0
         var mask: UInt32 = 0
-        guard XQueryPointer(pointer, root, &rootReturn, &child, &x, &y, &wx, &wy, &mask) != 0 else { return nil }
-        return (Double(x), Double(y))
+        guard XQueryPointer(pointer, window ?? root, &rootReturn, &child, &x, &y, &wx, &wy, &mask) != 0 else { return nil }
+        return window == nil ? (Double(x), Double(y)) : (Double(wx), Double(wy))
     }
 
     /// The monitor the pointer is on, or the primary one when it is on none.

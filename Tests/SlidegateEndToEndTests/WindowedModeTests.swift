@@ -37,9 +37,11 @@ import Testing
         #expect(gate.isRunning)
     }
 
-    /// A pointer at 1000 Hz wakes the window once a frame, not once a motion event: while
-    /// the thumb is held, the motion of a frame interval is read together when the next
-    /// frame may be painted. The newest motion still counts, and the release.
+    /// A pointer at 1000 Hz wakes the window once a frame, not once a motion event: the
+    /// newest motion of a frame interval goes to the gate, and above 400 events a second the
+    /// button's grab turns to motion hints, as the guard's does. The newest motion still
+    /// counts; a pause of a few frames or the release ends the hints, and a slow pointer
+    /// after either is followed from its events again.
     @Test func aFastPointerWakesTheWindowOnceAFrame() throws {
         let gate = try start()
         client.move(140, 140)
@@ -49,10 +51,15 @@ import Testing
         client.backAndForth(rate: 1000, y: 140)
         let woke = Double(try #require(contextSwitches(of: gate.pid)) - before) / (now() - start)
         #expect(woke < 90, "at 1000 Hz the window's process switched \(woke) times a second")
+        sleep(seconds: 0.1)
+        client.backAndForth(rate: 250, y: 140)
         client.move(400, 140)
         #expect(eventually(within: 1) { thumbShown(at: 0.5) && !thumbShown(at: 0) }, "the newest motion counts")
         client.button(false)
         #expect(eventually(within: 1) { thumbShown(at: 0) && !thumbShown(at: 0.5) }, "released, it springs back")
+        client.drag(from: (140, 140), to: (400, 140), release: false)
+        #expect(eventually(within: 1) { thumbShown(at: 0.5) && !thumbShown(at: 0) }, "after the release, a slow drag is followed")
+        client.button(false)
         #expect(gate.isRunning)
     }
 
