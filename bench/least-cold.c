@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <signal.h>
 #include <unistd.h>
 
 /* The slider, drawn into `w` at bench/run's place. */
@@ -67,6 +69,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     const int into = argc > 2 && strcmp(argv[1], "--into") == 0;
+    /* Drawing for least-split, it ends with it, as slidegate's UI ends with its guard. */
+    if (into && (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1))
+        return 1;
     Window w = into ? (Window)strtoul(argv[2], NULL, 0)
                     : cover_and_grab(d, 0x15171c, ButtonPressMask | ButtonReleaseMask | PointerMotionMask);
     draw_slider(d, w);
