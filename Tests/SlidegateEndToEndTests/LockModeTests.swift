@@ -167,6 +167,15 @@ import Testing
         let ui = try #require(uiChild(of: gate.pid))
         client.drag(from: (140, 140), to: (300, 140), release: false)
         #expect(eventually { thumbShown(at: 160 / 520) && !thumbShown(at: 0) })
+        // The UI has answered the guard's `lend` and finished starting up (on a busy
+        // machine it may still be at both when the thumb first moves): 0.2 s asleep.
+        var last = try #require(contextSwitches(of: ui))
+        #expect(
+            eventually(within: 5) {
+                sleep(seconds: 0.2)
+                defer { last = contextSwitches(of: ui) ?? last }
+                return contextSwitches(of: ui) == last
+            }, "the UI never slept for 0.2 s with the thumb held")
         let before = try #require(contextSwitches(of: ui))
         for i in 0..<100 {
             client.move(300 + i % 20, 140)
