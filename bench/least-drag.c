@@ -18,17 +18,31 @@
  * its thumb moving at 60 fps pays at least this; slidegate's thumb is blended over its
  * track in a back pixmap, and its label fades as the thumb moves.
  *
+ * With --slider it shows what slidegate's drag shows, at the least cost such a frame can
+ * have: the thumb with its anti-aliased edge over the track, and the label under it fading
+ * as the thumb moves (gone at 65 % of the way, as slidegate's). The layers are pixels
+ * in this process (a label-sized alpha pattern stands for the text's ink, about the size
+ * slidegate's label has here), blended once a frame into an image of the track where they
+ * changed (the thumb's old and new places, and the label when its alpha changed) and each
+ * changed rectangle sent with one XPutImage: final pixels, one request each, no back
+ * buffer on the server and nothing composited there. A drag that shows a thumb blended
+ * over a track with a fading label costs at least this.
+ *
  * With --blind it reads no input at all: its grab asks for no motion, and it wakes by a
  * timer 60 times a second and fills a pixel. No locker can show a moving thumb for less,
  * however it learns where the pointer is: the floor under the floor.
  *
- * Usage: least-drag [--thumb | --blind] (DISPLAY from the environment). Covers the screen in white
+ * Usage: least-drag [--thumb | --slider | --blind] (DISPLAY from the environment). Covers the screen in white
  * and holds the keyboard and the pointer, as a locker does, so the benchmark starts, sees
- * and stops it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11. */
+ * and stops it like one; runs until killed. Built by bench/run with cc -O2 ... -lX11 -lm. */
 #define _GNU_SOURCE
 #include "least.h"
+#include <X11/Xutil.h>
+#include <math.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -87,9 +101,100 @@ static int move_thumb(Display *d, Window w, GC gc, Pixmap tile, int from, int x)
     return to;
 }
 
+/* --slider: the track's pixels, the label's ink (an alpha pattern), the thumb (premultiplied
+ * ARGB with a soft edge), and what the window shows of them. */
+enum { LABEL_W = 190, LABEL_H = 24, LABEL_X = (TRACK_W - LABEL_W) / 2, LABEL_Y = (TRACK_H - LABEL_H) / 2 };
+static const uint32_t LABEL_COLOUR = 0xf2f2f2;
+
+struct slider {
+    XImage *image;
+    uint8_t label[LABEL_H][LABEL_W];
+    uint32_t thumb[THUMB][THUMB];
+    int thumbAt; /* the thumb's left edge, in the track */
+    int alpha;   /* the label's, 0-255 */
+};
+
+/* `colour` over `under` at coverage `a` (0-255), two channels at a time. */
+static uint32_t blend(uint32_t under, uint32_t colour, uint32_t a) {
+    if (a == 0)
+        return under;
+    if (a == 255)
+        return colour;
+    uint32_t rb = (colour & 0xff00ff) * a + (under & 0xff00ff) * (255 - a);
+    uint32_t g = (colour & 0x00ff00) * a + (under & 0x00ff00) * (255 - a);
+    rb = (rb + 0x800080 + ((rb >> 8) & 0xff00ff)) >> 8;
+    g = (g + 0x008000 + ((g >> 8) & 0x00ff00)) >> 8;
+    return (rb & 0xff00ff) | (g & 0x00ff00);
+}
+
+/* Blends the rectangle (x, y, w, h) of the track anew, in the image's own rows, and sends it. */
+static void put_slider(Display *d, Window w, GC gc, struct slider *s, int x, int y, int width, int height) {
+    for (int row = y; row < y + height; row++) {
+        uint32_t *pixels = (uint32_t *)(void *)(s->image->data + (size_t)row * (size_t)s->image->bytes_per_line);
+        const int ly = row - LABEL_Y, ty = row - PAD;
+        for (int col = x; col < x + width; col++) {
+            uint32_t pixel = TRACK_COLOUR;
+            const int lx = col - LABEL_X, tx = col - s->thumbAt;
+            if (lx >= 0 && lx < LABEL_W && ly >= 0 && ly < LABEL_H)
+                pixel = blend(pixel, LABEL_COLOUR, (uint32_t)(s->label[ly][lx] * s->alpha + 127) / 255);
+            if (tx >= 0 && tx < THUMB && ty >= 0 && ty < THUMB) {
+                const uint32_t t = s->thumb[ty][tx];
+                pixel = blend(pixel, t & 0xffffff, t >> 24);
+            }
+            pixels[col] = pixel;
+        }
+    }
+    XPutImage(d, w, gc, s->image, x, y, TRACK_X + x, TRACK_Y + y, (unsigned)width, (unsigned)height);
+}
+
+static int label_alpha(int thumbAt) {
+    const double value = (double)(thumbAt - PAD) / (TRACK_W - 2 * PAD - THUMB), left = 1 - value / 0.65;
+    return left > 0 ? (int)(left * 255 + 0.5) : 0;
+}
+
+static struct slider *prepare_slider(Display *d, Window w, GC gc) {
+    struct slider *s = calloc(1, sizeof *s);
+    const int screen = DefaultScreen(d);
+    s->image = XCreateImage(d, DefaultVisual(d, screen), (unsigned)DefaultDepth(d, screen), ZPixmap, 0,
+        malloc((size_t)TRACK_W * TRACK_H * 4), TRACK_W, TRACK_H, 32, 0);
+    for (int y = 0; y < LABEL_H; y++)
+        for (int x = 0; x < LABEL_W; x++)
+            s->label[y][x] = (x % 9 < 5 && y > 3 && y < LABEL_H - 3) ? 255 : (x % 9 == 5 ? 128 : 0);
+    for (int y = 0; y < THUMB; y++)
+        for (int x = 0; x < THUMB; x++) {
+            const double dx = x + 0.5 - THUMB / 2.0, dy = y + 0.5 - THUMB / 2.0;
+            double cover = THUMB / 2.0 - sqrt(dx * dx + dy * dy) + 0.5;
+            cover = cover < 0 ? 0 : cover > 1 ? 1 : cover;
+            s->thumb[y][x] = (uint32_t)(cover * 255 + 0.5) << 24 | THUMB_COLOUR;
+        }
+    s->thumbAt = PAD;
+    s->alpha = label_alpha(PAD);
+    put_slider(d, w, gc, s, 0, 0, TRACK_W, TRACK_H);
+    return s;
+}
+
+/* Moves the thumb under the pointer's `x` and fades the label to match: the thumb's old
+ * and new places as one rectangle, and the label's when its alpha changed. */
+static void move_slider(Display *d, Window w, GC gc, struct slider *s, int x) {
+    const int lowest = PAD, highest = TRACK_W - PAD - THUMB;
+    int to = x - TRACK_X - THUMB / 2;
+    to = to < lowest ? lowest : to > highest ? highest : to;
+    if (to == s->thumbAt)
+        return;
+    const int from = s->thumbAt, alpha = label_alpha(to);
+    s->thumbAt = to;
+    const int left = from < to ? from : to, right = (from > to ? from : to) + THUMB;
+    put_slider(d, w, gc, s, left, PAD, right - left, THUMB);
+    if (alpha != s->alpha) {
+        s->alpha = alpha;
+        put_slider(d, w, gc, s, LABEL_X, LABEL_Y, LABEL_W, LABEL_H);
+    }
+}
+
 int main(int argc, char **argv) {
     const int timerOnly = argc > 1 && strcmp(argv[1], "--blind") == 0;
     const int thumb = argc > 1 && strcmp(argv[1], "--thumb") == 0;
+    const int shown = argc > 1 && strcmp(argv[1], "--slider") == 0;
     const double frame = 1.0 / 60;
     Display *d = XOpenDisplay(NULL);
     if (!d) {
@@ -102,6 +207,7 @@ int main(int argc, char **argv) {
     if (timerOnly)
         blind(d, w, gc);
     const Pixmap tile = thumb ? prepare_thumb(d, w, gc) : None;
+    struct slider *slider = shown ? prepare_slider(d, w, gc) : NULL;
     int thumbAt = TRACK_X + PAD;
     int fd = ConnectionNumber(d);
     double last = 0;
@@ -132,6 +238,8 @@ int main(int argc, char **argv) {
             }
             if (thumb)
                 thumbAt = move_thumb(d, w, gc, tile, thumbAt, x);
+            else if (slider)
+                move_slider(d, w, gc, slider, x);
             else {
                 XSetForeground(d, gc, (unsigned long)x * 2654435761u);
                 XDrawPoint(d, w, gc, x, y);
