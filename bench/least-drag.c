@@ -101,8 +101,8 @@ static int move_thumb(Display *d, Window w, GC gc, Pixmap tile, int from, int x)
     return to;
 }
 
-/* --slider: the track's pixels, the label's ink (an alpha pattern), the thumb (premultiplied
- * ARGB with a soft edge), and what the window shows of them. */
+/* --slider: the image of the track the window shows, the label's ink (an alpha pattern), the
+ * thumb (its colour, and its coverage with a soft edge in the top byte), and where they stand. */
 enum { LABEL_W = 190, LABEL_H = 24, LABEL_X = (TRACK_W - LABEL_W) / 2, LABEL_Y = (TRACK_H - LABEL_H) / 2 };
 static const uint32_t LABEL_COLOUR = 0xf2f2f2;
 
@@ -127,7 +127,7 @@ static uint32_t blend(uint32_t under, uint32_t colour, uint32_t a) {
     return (rb & 0xff00ff) | (g & 0x00ff00);
 }
 
-/* Blends the rectangle (x, y, w, h) of the track anew, in the image's own rows, and sends it. */
+/* Blends the rectangle (x, y, width, height) of the track anew, in the image's own rows, and sends it. */
 static void put_slider(Display *d, Window w, GC gc, struct slider *s, int x, int y, int width, int height) {
     for (int row = y; row < y + height; row++) {
         uint32_t *pixels = (uint32_t *)(void *)(s->image->data + (size_t)row * (size_t)s->image->bytes_per_line);
@@ -181,14 +181,13 @@ static void move_slider(Display *d, Window w, GC gc, struct slider *s, int x) {
     to = to < lowest ? lowest : to > highest ? highest : to;
     if (to == s->thumbAt)
         return;
-    const int from = s->thumbAt, alpha = label_alpha(to);
+    const int from = s->thumbAt, alpha = label_alpha(to), faded = alpha != s->alpha;
     s->thumbAt = to;
+    s->alpha = alpha;
     const int left = from < to ? from : to, right = (from > to ? from : to) + THUMB;
     put_slider(d, w, gc, s, left, PAD, right - left, THUMB);
-    if (alpha != s->alpha) {
-        s->alpha = alpha;
+    if (faded)
         put_slider(d, w, gc, s, LABEL_X, LABEL_Y, LABEL_W, LABEL_H);
-    }
 }
 
 int main(int argc, char **argv) {

@@ -173,8 +173,9 @@ import Testing
         #expect(
             eventually(within: 5) {
                 sleep(seconds: 0.2)
-                defer { last = contextSwitches(of: ui) ?? last }
-                return contextSwitches(of: ui) == last
+                let now = contextSwitches(of: ui)
+                defer { last = now ?? last }
+                return now == last
             }, "the UI never slept for 0.2 s with the thumb held")
         let before = try #require(contextSwitches(of: ui))
         for i in 0..<100 {
