@@ -37,8 +37,11 @@ package final class Guard {
     private let grabs: InputGrabs
     private let cover: LockCover
     private let blanking: Blanking
-    /// logind's LockedHint: true once locked, false at the end.
+    /// logind's LockedHint: true once the lock shows its slider (the UI's first frame, or
+    /// the plain one), false at the end. Said then, not at locking: its shell and dbus-send
+    /// would start beside the UI and slow its first frame on a small machine.
     private let lockedHint = LockedHint()
+    private var lockedHintSaid = false
     /// The decider: the gate, authentication, the unlock command.
     private var host: GateHost!
     private var gate: Gate { host.gate }
@@ -156,8 +159,6 @@ package final class Guard {
         StartupTrace.mark("guard:ui-started")
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
         if options.image == nil { showFirstFrame() }
-        lockedHint.set(true)
-        shedStartupPages()
     }
 
     private static func sliderGeometry(_ options: Options) -> Geometry? {
@@ -192,7 +193,7 @@ package final class Guard {
     }
 
     private func run() throws(UserError) -> ExitStatus {
-        defer { lockedHint.set(false) }
+        defer { if lockedHintSaid { lockedHint.set(false) } }
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })
@@ -260,6 +261,7 @@ package final class Guard {
         if due.drawFallback {
             report("the slider's drawing program has not drawn for \(UISupervision.fallbackDelay) s; drawing a plain slider")
             fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
+            sayLocked()
         }
         if let first = exposeAt.first, now >= first {
             exposeAt.removeAll { $0 <= now }
@@ -527,8 +529,9 @@ package final class Guard {
                 return
             }
             if received.drawn {
-                // The UI's start (settings, windows, the handshake) is behind the guard too.
+                // The guard's start and the UI's (settings, windows, the handshake) are behind it.
                 if supervision.drew() { shedStartupPages() }
+                sayLocked()
                 fallback = nil
             }
             if let answer = received.lendAnswer { lent(answer) }
@@ -543,6 +546,13 @@ package final class Guard {
         } catch {
             replaceUI(running, because: "sent a malformed message (\(error))")
         }
+    }
+
+    /// The session's LockedHint is true from the first time the slider shows.
+    private func sayLocked() {
+        guard !lockedHintSaid else { return }
+        lockedHintSaid = true
+        lockedHint.set(true)
     }
 
     /// Starts a UI and hands it the settings, the slider window, its size and the gate's state.

@@ -114,6 +114,29 @@ import Testing
         #expect(eventually { logind.lockedHint == false })
     }
 
+    /// The hint waits for the slider to show, not for the UI: with none that can start it
+    /// comes with the guard's plain slider.
+    @Test func theLockedHintComesWithThePlainSliderWhenNoUICanStart() throws {
+        var template = Array("/tmp/slidegate-broken.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer {
+            unlink(directory + "/slidegate")
+            unlink(directory + "/slidegate-ui")
+            rmdir(directory)
+        }
+        #expect(link(slidegatePath, directory + "/slidegate") == 0 || copyFile(slidegatePath, directory + "/slidegate"))
+        #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
+        let gate = try Child(
+            directory + "/slidegate", LockModeTests.arguments,
+            environment: inSession.merging(["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"]) { $1 })
+        #expect(eventually { covered() && !client.canGrabKeyboard() })
+        #expect(logind.lockedHint == false, "nothing shows the slider yet")
+        #expect(eventually(within: 3) { thumbShown(at: 0) && logind.lockedHint == true }, "\(gate.standardError)")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+        #expect(eventually { logind.lockedHint == false })
+    }
+
     @Test func withoutLogindNothingIsSaidAndNothingFails() throws {
         let gate = try lock([], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus", "XDG_SESSION_ID": "c1"])
         client.drag(from: (140, 140), to: (1000, 140))
