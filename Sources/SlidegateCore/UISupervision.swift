@@ -13,6 +13,11 @@ package struct UISupervision: Equatable, Sendable {
     package static let pingAfterInput = 0.25
     /// How long the slider may go undrawn before the guard draws a plain one.
     package static let fallbackDelay = 2.0
+    /// How long after a UI's first frame the guard and the UI leave the processor to the X
+    /// server and a compositor, which are putting that frame on the screen: what the start
+    /// leaves to do (keeping the frame for the next lock, giving start-up's pages back,
+    /// logind's LockedHint) waits that long. On two cores it took them 3 ms from the frame.
+    package static let settleAfterFirstFrame = 0.1
 
     /// What to do with the UI now.
     package enum Action: Equatable, Sendable {

@@ -42,6 +42,9 @@ package final class Guard {
     /// would start beside the UI and slow its first frame on a small machine.
     private let lockedHint = LockedHint()
     private var lockedHintSaid = false
+    /// Until when a UI's first frame settles (`UISupervision.settleAfterFirstFrame`):
+    /// then start-up's pages go and the LockedHint is said.
+    private var settlesAt: Double?
     /// The decider: the gate, authentication, the unlock command.
     private var host: GateHost!
     private var gate: Gate { host.gate }
@@ -273,6 +276,12 @@ package final class Guard {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
             if case .springing = gate.slide.phase { deadline.consider(now + frame) }
         }
+        if let until = settlesAt, now >= until {
+            settlesAt = nil
+            shedStartupPages()
+            sayLocked()
+        }
+        deadline.consider(settlesAt)
         deadline.consider(supervision.deadline)
         deadline.consider(ui?.answerDue)
         return .wait(until: deadline.time, readingXAfter: resting ? motionDue : nil)
@@ -530,8 +539,7 @@ package final class Guard {
             }
             if received.drawn {
                 // The guard's start and the UI's (settings, windows, the handshake) are behind it.
-                if supervision.drew() { shedStartupPages() }
-                sayLocked()
+                if supervision.drew() { settlesAt = monotonicNow() + UISupervision.settleAfterFirstFrame }
                 fallback = nil
             }
             if let answer = received.lendAnswer { lent(answer) }

@@ -45,6 +45,8 @@ package final class LockUI {
     private var firstFrame: (file: FirstFrameFile, shown: UInt64, scene: Scene)?
     /// The guard has yet to hear that a frame is on screen (or would be, but the screen is blank).
     private var drawnUntold = true
+    /// Until when the first frame settles: keeping it and giving pages back wait.
+    private var settlesAt: Double?
     /// The guard asked for the slider's parts to draw a drag itself (`lend`), and the parts
     /// it has, while it draws the slider and the UI paints nothing there.
     private var lendAsked = false
@@ -139,7 +141,10 @@ package final class LockUI {
             link.send(.drawn)
             StartupTrace.mark("ui:first-frame")
             drawnUntold = false
+            settlesAt = now + UISupervision.settleAfterFirstFrame
         }
+        if let until = settlesAt, now < until { return .wait(until: min(deadline ?? until, until)) }
+        settlesAt = nil
         if firstFrame != nil { keepFirstFrame() }
         painter.shed(at: now, deadline: deadline)
         return .wait(until: deadline)
