@@ -214,17 +214,10 @@ import Testing
     }
 
     @Test func aUIThatCannotStartGetsAPlainSliderDrawnByTheGuard() throws {
-        var template = Array("/tmp/slidegate-broken.XXXXXX".utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        defer {
-            unlink(directory + "/slidegate")
-            unlink(directory + "/slidegate-ui")
-            rmdir(directory)
-        }
-        #expect(link(slidegatePath, directory + "/slidegate") == 0 || copyFile(slidegatePath, directory + "/slidegate"))
-        #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
+        let install = try InstallWithoutUI()
+        defer { install.remove() }
         let gate = try Child(
-            directory + "/slidegate", LockModeTests.arguments,
+            install.slidegate, LockModeTests.arguments,
             environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"])
         #expect(eventually { covered() && !client.canGrabKeyboard() })
         let locked = now()
@@ -309,6 +302,25 @@ import Testing
         client.key(0x61)
         #expect(eventually { client.takeRawKeyPress() }, "a raw key press is seen")
         unlock(gate)
+    }
+}
+
+/// slidegate in a directory of its own whose drawing program is /bin/false: no UI can start.
+struct InstallWithoutUI {
+    let directory: String
+    var slidegate: String { directory + "/slidegate" }
+
+    init() throws {
+        var template = Array("/tmp/slidegate-broken.XXXXXX".utf8CString)
+        directory = String(cString: try #require(mkdtemp(&template)))
+        #expect(link(slidegatePath, slidegate) == 0 || copyFile(slidegatePath, slidegate))
+        #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
+    }
+
+    func remove() {
+        unlink(slidegate)
+        unlink(directory + "/slidegate-ui")
+        rmdir(directory)
     }
 }
 

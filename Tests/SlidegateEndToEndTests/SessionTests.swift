@@ -117,17 +117,10 @@ import Testing
     /// The hint waits for the slider to show, not for the UI: with none that can start it
     /// comes with the guard's plain slider.
     @Test func theLockedHintComesWithThePlainSliderWhenNoUICanStart() throws {
-        var template = Array("/tmp/slidegate-broken.XXXXXX".utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        defer {
-            unlink(directory + "/slidegate")
-            unlink(directory + "/slidegate-ui")
-            rmdir(directory)
-        }
-        #expect(link(slidegatePath, directory + "/slidegate") == 0 || copyFile(slidegatePath, directory + "/slidegate"))
-        #expect(symlink("/bin/false", directory + "/slidegate-ui") == 0)
+        let install = try InstallWithoutUI()
+        defer { install.remove() }
         let gate = try Child(
-            directory + "/slidegate", LockModeTests.arguments,
+            install.slidegate, LockModeTests.arguments,
             environment: inSession.merging(["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"]) { $1 })
         #expect(eventually { covered() && !client.canGrabKeyboard() })
         #expect(logind.lockedHint == false, "nothing shows the slider yet")
