@@ -16,7 +16,8 @@ package struct UISupervision: Equatable, Sendable {
     /// How long after a UI's first frame the guard and the UI leave the processor to the X
     /// server and a compositor, which are putting that frame on the screen: what the start
     /// leaves to do (keeping the frame for the next lock, giving start-up's pages back,
-    /// logind's LockedHint) waits that long. On two cores it took them 3 ms from the frame.
+    /// logind's LockedHint) waits that long. Done at once, it made the cold first frame
+    /// about 2 ms later on two cores.
     package static let settleAfterFirstFrame = 0.1
 
     /// What to do with the UI now.

@@ -37,9 +37,9 @@ package final class Guard {
     private let grabs: InputGrabs
     private let cover: LockCover
     private let blanking: Blanking
-    /// logind's LockedHint: true once the lock shows its slider (the UI's first frame, or
-    /// the plain one), false at the end. Said then, not at locking: its shell and dbus-send
-    /// would start beside the UI and slow its first frame on a small machine.
+    /// logind's LockedHint: true once the lock shows its slider (when the UI's first frame
+    /// has settled, or with the plain one), false at the end. Not at locking: its shell and
+    /// dbus-send would start beside the UI and slow its first frame on a small machine.
     private let lockedHint = LockedHint()
     private var lockedHintSaid = false
     /// Until when a UI's first frame settles (`UISupervision.settleAfterFirstFrame`):
@@ -538,7 +538,8 @@ package final class Guard {
                 return
             }
             if received.drawn {
-                // The guard's start and the UI's (settings, windows, the handshake) are behind it.
+                // The guard's start and the UI's (settings, windows, the handshake) are behind
+                // it: once it has settled, their pages go.
                 if supervision.drew() { settlesAt = monotonicNow() + UISupervision.settleAfterFirstFrame }
                 fallback = nil
             }
