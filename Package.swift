@@ -46,7 +46,8 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpixman-1-dev"])]
         ),
-        .systemLibrary(name: "CPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // gdk-pixbuf, loaded by the UI when it first reads an `--image` (libgdk-pixbuf-2.0-0).
+        .target(name: "CPixbuf"),
         .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
         // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
         // the UI's alone (libxcb-present-dev, libx11-xcb-dev).

@@ -25,13 +25,15 @@ install -m 0755 packaging/examples/kiosk.sh "$doc/examples/kiosk.sh"
 install -m 0644 packaging/lintian-overrides "$stage/usr/share/lintian/overrides/slidegate"
 
 # Depends: what the dynamic helpers link (the guard is static), as dpkg-shlibdeps
-# computes it; it wants a debian/control to read.
+# computes it; it wants a debian/control to read. gdk-pixbuf, which the UI loads when it
+# reads an --image, is added by hand at the version its newest function needs.
 mkdir -p "$work/debian"
 printf 'Source: slidegate\n\nPackage: slidegate\nArchitecture: amd64\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e slidegate/usr/libexec/slidegate/slidegate-ui \
   -e slidegate/usr/libexec/slidegate/slidegate-auth 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+depends="$depends, libgdk-pixbuf-2.0-0 (>= 2.31.1)"
 
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: slidegate

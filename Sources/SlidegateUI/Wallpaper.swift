@@ -33,20 +33,40 @@ final class Wallpaper {
     /// Decodes `path` once as a lock would (for `slidegate --check`): its size, or why it
     /// would leave the plain background.
     static func check(_ path: String) -> Result<String, ImageError> {
+        do throws(ImageError) {
+            let (size, _) = try info(path)
+            sg_pixbuf_free(try decode(path, at: nil))
+            return .success("\(Int(size.width))x\(Int(size.height))")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The picture's size and whether it is a JPEG, if gdk-pixbuf can read it and it is
+    /// not too large to decode.
+    private static func info(_ path: String) throws(ImageError) -> (size: Size, jpeg: Bool) {
+        if let why = sg_pixbuf_open() { throw ImageError("gdk-pixbuf cannot be loaded: \(String(cString: why))") }
         var w: Int32 = 0
         var h: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &w, &h) != nil, w > 0, h > 0 else { return .failure(ImageError("not an image that can be read")) }
+        var jpeg: Int32 = 0
+        guard sg_pixbuf_info(path, &w, &h, &jpeg) != 0, w > 0, h > 0 else { throw ImageError("not an image that can be read") }
         guard Double(w) * Double(h) <= pixelLimit else {
-            return .failure(ImageError("\(w)x\(h) is more than \(Int(pixelLimit / 1_000_000)) megapixels"))
+            throw ImageError("\(w)x\(h) is more than \(Int(pixelLimit / 1_000_000)) megapixels")
         }
-        var error: UnsafeMutablePointer<GError>?
-        guard let loaded = gdk_pixbuf_new_from_file(path, &error) else {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "it does not decode"
-            if let error { g_error_free(error) }
-            return .failure(ImageError(message))
+        return (Size(width: Double(w), height: Double(h)), jpeg != 0)
+    }
+
+    /// The file decoded (at `size`, else whole) and turned as its EXIF orientation says;
+    /// `sg_pixbuf_free` it.
+    private static func decode(_ path: String, at size: Size?) throws(ImageError) -> OpaquePointer {
+        var message: UnsafeMutablePointer<CChar>?
+        let width = size.map { Int32(max(1, $0.width.rounded(.up))) } ?? 0
+        let height = size.map { Int32(max(1, $0.height.rounded(.up))) } ?? 0
+        guard let pixbuf = sg_pixbuf_decode(path, width, height, &message) else {
+            defer { free(message) }
+            throw ImageError(message.map { String(cString: $0) } ?? "it does not decode")
         }
-        g_object_unref(UnsafeMutableRawPointer(loaded))
-        return .success("\(w)x\(h)")
+        return pixbuf
     }
 
     init(display: XDisplay, cover: Window, path: String, mode: ImageMode, background: Color) throws(UserError) {
@@ -143,15 +163,7 @@ final class Wallpaper {
 
     /// Decodes the file and makes a pixmap for each size.
     private func scale(to sizes: Set<Size>) throws(ImageError) {
-        var w: Int32 = 0
-        var h: Int32 = 0
-        guard let format = gdk_pixbuf_get_file_info(path, &w, &h), w > 0, h > 0 else {
-            throw ImageError("not an image that can be read")
-        }
-        let original = Size(width: Double(w), height: Double(h))
-        guard original.width * original.height <= Self.pixelLimit else {
-            throw ImageError("\(w)x\(h) is more than \(Int(Self.pixelLimit / 1_000_000)) megapixels")
-        }
+        let (original, jpeg) = try Self.info(path)
         // A photo its EXIF orientation turns on its side must be large enough either way up.
         let list = Array(sizes)
         let needed = max(
@@ -159,26 +171,10 @@ final class Wallpaper {
             mode.decodeFactor(image: Size(width: original.height, height: original.width), monitors: list))
         // libjpeg decodes at 1/2, 1/4 or 1/8 for next to nothing; any other size is a second
         // scaling in gdk-pixbuf before Cairo's. A PNG is decoded whole and scaled once, by Cairo.
-        let jpeg = gdk_pixbuf_format_get_name(format).map { name in
-            defer { g_free(name) }
-            return String(cString: name) == "jpeg"
-        } ?? false
         let factor = jpeg ? [1.0, 0.5, 0.25, 0.125].last { $0 >= needed } ?? 1 : 1
-        var error: UnsafeMutablePointer<GError>?
-        let loaded =
-            factor < 1
-            ? gdk_pixbuf_new_from_file_at_scale(
-                path, Int32(max(1, (original.width * factor).rounded(.up))), Int32(max(1, (original.height * factor).rounded(.up))),
-                0, &error)
-            : gdk_pixbuf_new_from_file(path, &error)
-        guard let loaded else {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "it does not decode"
-            if let error { g_error_free(error) }
-            throw ImageError(message)
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
-        guard let pixbuf = gdk_pixbuf_apply_embedded_orientation(loaded) else { throw ImageError("out of memory") }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let pixbuf = try Self.decode(
+            path, at: factor < 1 ? Size(width: original.width * factor, height: original.height * factor) : nil)
+        defer { sg_pixbuf_free(pixbuf) }
         let source = try Self.surface(from: pixbuf)
         defer { cairo_surface_destroy(source) }
         let decoded = Size(width: Double(cairo_image_surface_get_width(source)), height: Double(cairo_image_surface_get_height(source)))
@@ -237,12 +233,12 @@ final class Wallpaper {
 
     /// The pixbuf's pixels as a Cairo image (premultiplied when it has alpha).
     private static func surface(from pixbuf: OpaquePointer) throws(ImageError) -> OpaquePointer {
-        let width = gdk_pixbuf_get_width(pixbuf)
-        let height = gdk_pixbuf_get_height(pixbuf)
-        let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-        let rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (alpha ? 4 : 3), let pixels = gdk_pixbuf_read_pixels(pixbuf)
+        var (width, height, channelCount, rowBytes, hasAlpha, bits): (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
+        let pixels = sg_pixbuf_pixels(pixbuf, &width, &height, &channelCount, &rowBytes, &hasAlpha, &bits)
+        let alpha = hasAlpha != 0
+        let channels = Int(channelCount)
+        let rowstride = Int(rowBytes)
+        guard bits == 8, channels == (alpha ? 4 : 3), width > 0, height > 0, rowstride >= Int(width) * channels, let pixels
         else { throw ImageError("an unusual pixel format") }
         let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height)!
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {

@@ -1,1 +1,0 @@
-#include <gdk-pixbuf/gdk-pixbuf.h>
