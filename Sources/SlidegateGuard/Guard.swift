@@ -162,6 +162,9 @@ package final class Guard {
         StartupTrace.mark("guard:ui-started")
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
         if options.image == nil { showFirstFrame() }
+        // After the UI's start: its exec need not wait for these round trips.
+        blanking.follow()
+        if blanking.isBlank { blankingChanged() }
     }
 
     private static func sliderGeometry(_ options: Options) -> Geometry? {

@@ -141,6 +141,7 @@ package final class LockUI {
             link.send(.drawn)
             StartupTrace.mark("ui:first-frame")
             drawnUntold = false
+            blanking.follow()
             settlesAt = now + UISupervision.settleAfterFirstFrame
         }
         if let until = settlesAt, now < until { return .wait(until: min(deadline ?? until, until)) }

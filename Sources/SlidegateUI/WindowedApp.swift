@@ -95,6 +95,7 @@ package final class WindowedApp {
         self.fontMap = fontMap
         pacer = MotionPacer(fps: options.fps)
         blanking = Blanking(display)
+        blanking.follow()
         host.heard = { [painter] _, _ in painter.changed = true }
         host.followed = { [unowned self] in holdKeyboard($0) }
         try makeWheelsPanel()

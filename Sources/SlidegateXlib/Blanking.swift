@@ -7,23 +7,30 @@ import CXScreenSaver
 /// wakes DPMS).
 package final class Blanking {
     private let display: XDisplay
-    private let screenSaverEvent: Int32?
+    private var screenSaverEvent: Int32?
     private var screenSaverOn = false
     private var monitorsOff = false
+    private var following = false
 
+    /// Not blank until `follow` has asked: a lock's first frame need not wait for its
+    /// round trips.
     package init(_ display: XDisplay) {
         self.display = display
+    }
+
+    /// Follows the X screen saver from now on (its notifications, and whether it is on
+    /// now). A second call does nothing.
+    package func follow() {
+        guard !following else { return }
+        following = true
         var event: Int32 = 0
         var error: Int32 = 0
-        if XScreenSaverQueryExtension(display.pointer, &event, &error) != 0 {
-            screenSaverEvent = event + Int32(ScreenSaverNotify)
-            XScreenSaverSelectInput(display.pointer, display.root, UInt(ScreenSaverNotifyMask))
-            var info = XScreenSaverInfo()
-            if XScreenSaverQueryInfo(display.pointer, display.root, &info) != 0 {
-                screenSaverOn = info.state == ScreenSaverOn
-            }
-        } else {
-            screenSaverEvent = nil
+        guard XScreenSaverQueryExtension(display.pointer, &event, &error) != 0 else { return }
+        screenSaverEvent = event + Int32(ScreenSaverNotify)
+        XScreenSaverSelectInput(display.pointer, display.root, UInt(ScreenSaverNotifyMask))
+        var info = XScreenSaverInfo()
+        if XScreenSaverQueryInfo(display.pointer, display.root, &info) != 0 {
+            screenSaverOn = info.state == ScreenSaverOn
         }
     }
 

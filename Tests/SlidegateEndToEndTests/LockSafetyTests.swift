@@ -139,6 +139,26 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    /// The UI asks whether the screen saver is on only once its first frame is drawn, and
+    /// the guard once the UI is started: a lock taken while it is on sleeps all the same.
+    @Test func aLockTakenOnABlankScreenSleepsOnceDrawn() throws {
+        XForceScreenSaver(client.display, ScreenSaverActive)
+        XSync(client.display, 0)
+        let gate = try screen.slidegate(LockModeTests.arguments, environment: ["XDG_CACHE_HOME": freshCacheHome()])
+        #expect(eventually { !client.canGrabKeyboard() && uiChild(of: gate.pid) != nil }, "locked: \(gate.standardError)")
+        let ui = try #require(uiChild(of: gate.pid))
+        sleep(seconds: 0.5)
+        let before = try #require(contextSwitches(of: ui))
+        sleep(seconds: 1.5)
+        let blank = try #require(contextSwitches(of: ui)) - before
+        #expect(blank == 0, "the UI woke \(blank) times while the screen was blank")
+        XForceScreenSaver(client.display, ScreenSaverReset)
+        XSync(client.display, 0)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "the lock shows once the screen saver ends")
+        #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 2.1) > 10, "the shimmer animates")
+        #expect(gate.isRunning)
+    }
+
     @Test func xssLockLocksOnScreenSaverActivation() throws {
         let logind = try MockLogind()
         let xssLock = try Child(
