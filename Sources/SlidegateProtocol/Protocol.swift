@@ -49,8 +49,10 @@ import SlidegateCore
 //                 1 fit, 2 center, 3 tile, 4 stretch)
 //   windows  (3)  u64 the cover (the UI draws --image on it), u64 the slider window, u64 the
 //                 banner strip, u64 the --message line, u64 the wheels, u64 the clock,
-//                 u64 the switch-user button (0: none): the first message after settings. The UI asks the server
-//                 their sizes, again after each `layout`.
+//                 u64 the switch-user button (0: none): the first message after settings,
+//                 and `layout` the next. They are of the screen's default visual and depth.
+//                 The UI asks the server the sizes of all but the slider, again after each
+//                 `layout`.
 //   layout   (4)  u32 width, u32 height: the slider's size; u8 has wheels, [f64 x, y,
 //                 width, height: the wheels' row relative to the slider's top-left corner,
 //                 which is where both gates put it]; lay out anew

@@ -10,15 +10,16 @@ final class GuardedWindow: Stage {
     let depth: Int32
     private(set) var slider: Rect
 
-    init(display: XDisplay, window: Window) throws(UserError) {
-        self.window = window
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
-            throw UserError("--lock-ui: no window \(window)", status: .internalError)
+    /// The guard makes its windows of the screen's default visual and depth, and says the
+    /// slider's size in the `layout` after them: nothing here waits for the server.
+    init(display: XDisplay, window: Window, width: Int, height: Int) throws(UserError) {
+        guard let visual = XDefaultVisual(display.pointer, display.screen) else {
+            throw UserError("--lock-ui: the screen has no default visual", status: .internalError)
         }
+        self.window = window
         self.visual = visual
-        depth = attributes.depth
-        slider = Rect(x: 0, y: 0, width: Double(attributes.width), height: Double(attributes.height))
+        depth = XDefaultDepth(display.pointer, display.screen)
+        slider = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         XSelectInput(display.pointer, window, ExposureMask)
     }
 

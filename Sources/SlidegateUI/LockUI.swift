@@ -73,12 +73,12 @@ package final class LockUI {
             loop.watch(link.descriptor, name: "the guard's socket", peer: true) { () throws(UserError) in try handshake.read() }
             let status = try loop.run(
                 event: { (_: inout XEvent) throws(UserError) in nil },
-                pass: { () throws(UserError) in handshake.windows == nil ? .wait(until: nil) : .exit(.completed) })
-            guard let windows = handshake.windows else { return status }
+                pass: { () throws(UserError) in handshake.layout == nil ? .wait(until: nil) : .exit(.completed) })
+            guard let windows = handshake.windows, let layout = handshake.layout else { return status }
             StartupTrace.mark("ui:has-windows")
             let ui = try LockUI(
                 display: display, signals: signals, loop: loop, link: link, fontMap: fontMap, settings: handshake.settings,
-                windows: windows)
+                windows: windows, layout: layout)
             try ui.apply(handshake.pending)
             return try ui.run()
         } catch {
@@ -89,7 +89,7 @@ package final class LockUI {
 
     private init(
         display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fontMap: FontMap, settings: UISettings?,
-        windows: Handshake.Windows
+        windows: Handshake.Windows, layout: Handshake.Layout
     ) throws(UserError) {
         var options = Options()
         options.idleLimit = testIdleLimit() ?? options.idleLimit
@@ -101,7 +101,8 @@ package final class LockUI {
         self.link = link
         self.fontMap = fontMap
         self.windows = windows
-        stage = try GuardedWindow(display: display, window: windows.slider)
+        stage = try GuardedWindow(display: display, window: windows.slider, width: layout.width, height: layout.height)
+        wheelArea = layout.wheels
         // The picture before the slider: they appear together.
         wallpaper = try options.image.map { (path) throws(UserError) in
             try Wallpaper(display: display, cover: windows.cover, path: path, mode: options.imageMode, background: options.background)
@@ -112,11 +113,12 @@ package final class LockUI {
         gateSettings.deadline = settings?.deadline
         gateSettings.graceUntil = settings?.graceUntil
         self.gateSettings = gateSettings
-        gate = Gate(settings: gateSettings, layout: SliderLayout(bounds: stage.slider, rightToLeft: gateSettings.rightToLeft), start: monotonicNow())
+        gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: monotonicNow())
         painter = try SliderPainter(
             display: display, stage: stage, options: options, fontMap: fontMap, look: Look(lockUI: options),
             backdrop: wallpaper?.backdrop(under: stage.window))
         blanking = Blanking(display)
+        try makeWheelsPanel()
         try makeNoticeWindows()
     }
 
@@ -290,11 +292,17 @@ package final class LockUI {
 
     /// The guard laid the slider out anew: the mirror, the painter and the wheels follow.
     private func relayout() throws(UserError) {
-        gate.relayout(
-            SliderLayout(
-                bounds: stage.slider, wheelRow: wheelArea.map { WheelRow(area: $0, count: gateSettings.pinLength) },
-                rightToLeft: gateSettings.rightToLeft), at: monotonicNow())
+        gate.relayout(Self.sliderLayout(stage.slider, wheels: wheelArea, gateSettings), at: monotonicNow())
         try painter.relayout(backdrop: wallpaper?.backdrop(under: stage.window))
+        try makeWheelsPanel()
+    }
+
+    /// The slider's layout as the guard's `layout` says, which is the guard's gate's.
+    private static func sliderLayout(_ bounds: Rect, wheels: Rect?, _ settings: Gate.Settings) -> SliderLayout {
+        SliderLayout(bounds: bounds, wheelRow: wheels.map { WheelRow(area: $0, count: settings.pinLength) }, rightToLeft: settings.rightToLeft)
+    }
+
+    private func makeWheelsPanel() throws(UserError) {
         if gateSettings.pinLength > 0 && windows.wheels != 0 {
             painter.wheelsPanel = try WheelsPanel(
                 display: display, guardWindow: windows.wheels, count: gateSettings.pinLength, options: options, fontMap: fontMap,
@@ -349,10 +357,18 @@ final class Handshake {
         var switchUser: Window
     }
 
+    /// The guard's first `layout`, which follows its windows.
+    struct Layout {
+        var width: Int
+        var height: Int
+        var wheels: Rect?
+    }
+
     private let link: GuardLink
     private(set) var settings: UISettings?
     private(set) var windows: Windows?
-    /// The messages that came after the windows in the same read.
+    private(set) var layout: Layout?
+    /// The messages that came after the layout in the same read.
     private(set) var pending: [GuardMessage] = []
 
     init(link: GuardLink) {
@@ -365,8 +381,12 @@ final class Handshake {
         guard try link.receive(into: &messages) else { return .completed }
         for message in messages {
             switch message {
-            case _ where windows != nil:
+            case _ where layout != nil:
                 pending.append(message)
+            case .layout(let width, let height, let wheels) where windows != nil:
+                layout = Layout(width: width, height: height, wheels: wheels)
+            case _ where windows != nil:
+                throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before the slider's layout", status: .uiProtocolError)
             case .hello:
                 continue
             case .settings(let received):
