@@ -45,6 +45,12 @@ check "apt-get installs it" env DEBIAN_FRONTEND=noninteractive apt-get install -
 listed() { local f; for f in $expected_files; do dpkg -L slidegate | grep -qx "$f" || { echo "missing $f"; return 1; }; done; }
 check "dpkg -L lists every file" listed
 check "slidegate --version prints ${version%-*}" test "$(/usr/bin/slidegate --version)" = "slidegate ${version%-*}"
+# Linked statically, the programs take their arguments from the C library's initialiser call
+# (Sources/CXShim/shim.c), not from the Swift runtime's, which reads all of /proc/self/maps.
+for program in /usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui; do
+  check "$(basename "$program") does not read /proc/self/maps to find its arguments" \
+    bash -c "! strace -f -e trace=open,openat $program --version 2>&1 >/dev/null | grep -q /proc/self/maps"
+done
 check "man -w finds slidegate(1)" test "$(man -w slidegate)" = /usr/share/man/man1/slidegate.1.gz
 check "the man page is whole (down to SEE ALSO)" bash -c "man slidegate 2>/dev/null | grep -q 'SEE ALSO'"
 for service in slidegate slidegate-fingerprint slidegate-key; do

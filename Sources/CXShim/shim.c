@@ -177,20 +177,32 @@ int sg_shed_startup_pages(void) {
 }
 
 /* The Swift runtime finds argv on Linux by walking back from `environ` to the start of the
-   initial stack. A library loaded before the program whose constructor calls setenv (as
-   pam_wrapper's does) has moved `environ` to the heap by then, and the walk finds nothing:
-   CommandLine.arguments would be empty. glibc hands every initialiser argc and argv, so this
-   one gives them to the runtime's override (a stable entry point of the standard library),
-   which CommandLine reads first.
+   initial stack, which it finds in /proc/self/maps, before main. Both go wrong or cost: a
+   library loaded before the program whose constructor calls setenv (as pam_wrapper's does)
+   has moved `environ` to the heap by then, and the walk finds nothing (CommandLine.arguments
+   would be empty); and reading the maps takes a quarter of a millisecond of the drawing
+   program's start, whose map lists some 250 mappings. glibc hands every initialiser argc and
+   argv, so this one keeps them for CommandLine:
+   - linked statically, the standard library asks for them through
+     _swift_stdlib_getUnsafeArgvArgc, defined here, so the runtime's own definition and the
+     initialiser that reads the maps stay out of the link (nothing else here names them: the
+     override below is a weak reference, which does not pull it in);
+   - linked dynamically, the runtime calls its own, which reads its override (a stable entry
+     point of the standard library) first.
 
    The program started through /proc/self/fd/N (how the guard runs its helpers) is named
    "N" in ps, top and pidof: it takes its name from argv[0] instead. */
-extern void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc);
+extern void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc) __attribute__((weak));
+
+static int kept_argc;
+static char **kept_argv;
 
 static void sg_take_arguments(int argc, char **argv, char **envp) {
     (void)envp;
     if (argc < 1 || argv == NULL || argv[0] == NULL) return;
-    _swift_stdlib_overrideUnsafeArgvArgc(argv, argc);
+    kept_argc = argc;
+    kept_argv = argv;
+    if (_swift_stdlib_overrideUnsafeArgvArgc) _swift_stdlib_overrideUnsafeArgvArgc(argv, argc);
     const char *slash = strrchr(argv[0], '/');
     /* Only the name ps shows: if the kernel refuses, the name stays "N", which is harmless. */
     (void)prctl(PR_SET_NAME, slash ? slash + 1 : argv[0], 0, 0, 0);
@@ -198,6 +210,16 @@ static void sg_take_arguments(int argc, char **argv, char **envp) {
 
 __attribute__((section(".init_array"), used)) static void (*const sg_take_arguments_entry)(int, char **, char **) =
     sg_take_arguments;
+
+__attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *count) {
+    static char *none[] = {NULL};
+    if (kept_argv == NULL) {
+        *count = 0;
+        return none;
+    }
+    *count = kept_argc;
+    return kept_argv;
+}
 
 int sg_drop_group(void) {
     gid_t real = getgid();
