@@ -27,5 +27,13 @@ func makePangoContext(_ fontMap: FontMap, family: String, size: Double) -> Opaqu
     pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
     pango_context_set_font_description(context, description)
     pango_font_description_free(description)
+    // Every drawing's target is an image surface, whose font options Pango merges into the
+    // context's when it draws: merged now, text measured before its first drawing is shaped
+    // with the fonts it is drawn with, and each font is set up (its metrics laid out) once.
+    let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+    let cr = cairo_create(image)
+    pango_cairo_update_context(cr, context)
+    cairo_destroy(cr)
+    cairo_surface_destroy(image)
     return context
 }
