@@ -120,7 +120,9 @@ final class SliderPainter {
         if changed { sweep?.cancel(surface: surface) }
         var queuedUntil = sweep?.showsUntil
         if queuedUntil == nil && ((changed && !inputWaits) || frameDue.map({ now >= $0 }) ?? true) {
-            if sweep == nil, gate.shimmerSweep(at: now) != nil {
+            // Not for the first frame, which shows no sweep handed over: Present's questions
+            // wait until it is drawn.
+            if sweep == nil, shown != nil, gate.shimmerSweep(at: now) != nil {
                 sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: origin)
             }
             if let until = try sweep?.queue(gate, at: now, fps: options.fps, shown: shown, surface: surface, renderer: renderer) {
