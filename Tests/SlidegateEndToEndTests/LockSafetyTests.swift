@@ -128,12 +128,7 @@ import Testing
         XForceScreenSaver(client.display, ScreenSaverActive)
         XSync(client.display, 0)
         sleep(seconds: 0.3)
-        let before = try #require(contextSwitches(of: ui))
-        sleep(seconds: 1.5)
-        let blank = try #require(contextSwitches(of: ui)) - before
-        #expect(blank == 0, "the UI woke \(blank) times while the screen was blank")
-        XForceScreenSaver(client.display, ScreenSaverReset)
-        XSync(client.display, 0)
+        try expectAsleepUntilTheScreenSaverEnds(ui)
         sleep(seconds: 0.2)
         #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 2.1) > 10, "the shimmer animates again")
         #expect(gate.isRunning)
@@ -148,15 +143,20 @@ import Testing
         #expect(eventually { !client.canGrabKeyboard() && uiChild(of: gate.pid) != nil }, "locked: \(gate.standardError)")
         let ui = try #require(uiChild(of: gate.pid))
         sleep(seconds: 0.5)
+        try expectAsleepUntilTheScreenSaverEnds(ui)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "the lock shows once the screen saver ends")
+        #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 2.1) > 10, "the shimmer animates")
+        #expect(gate.isRunning)
+    }
+
+    /// The UI wakes not once in 1.5 s of the screen saver's blank screen; then ends it.
+    private func expectAsleepUntilTheScreenSaverEnds(_ ui: pid_t) throws {
         let before = try #require(contextSwitches(of: ui))
         sleep(seconds: 1.5)
         let blank = try #require(contextSwitches(of: ui)) - before
         #expect(blank == 0, "the UI woke \(blank) times while the screen was blank")
         XForceScreenSaver(client.display, ScreenSaverReset)
         XSync(client.display, 0)
-        #expect(eventually { covered() && thumbShown(at: 0) }, "the lock shows once the screen saver ends")
-        #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 2.1) > 10, "the shimmer animates")
-        #expect(gate.isRunning)
     }
 
     @Test func xssLockLocksOnScreenSaverActivation() throws {
