@@ -38,7 +38,7 @@ class Figure:
 
     def record(self):
         return {
-            "id": self.id, "label": self.label, "unit": self.unit,
+            "id": self.id, "label": self.label, "unit": self.unit, "format": self.fmt,
             "lockers": {name: {"median": statistics.median(v), "p10": percentile(v, 10), "p90": percentile(v, 90),
                                "n": len(v), "samples": v} for name, v in self.samples.items()},
         }
@@ -56,6 +56,16 @@ class Figures:
         figure = Figure(ident, label, unit, {n: [v * scale for v in values] for n, values in per_locker.items()}, fmt)
         self.order.append(figure)
         self.by_id[ident] = figure
+
+    @classmethod
+    def from_records(cls, records):
+        """The figures of a run written by write_json, as they were measured (a file written
+        before records held their format shows them with one decimal)."""
+        figures = cls()
+        for r in records:
+            figures.add(r["id"], r["label"], r["unit"], {name: v["samples"] for name, v in r["lockers"].items()},
+                        fmt=r.get("format", ".1f"))
+        return figures
 
     def __getitem__(self, ident):
         """The medians of a figure, by locker."""
