@@ -110,7 +110,7 @@ import Testing
     @Test func pamMessagesAreBannersAndDoNotGetInTheWay() throws {
         let gate = try lockWithPam("chatty")
         type("s", enter: false)
-        #expect(eventually { bannerIcon().map { $0.b > 180 && $0.r < 120 } ?? false }, "PAM's info message is a banner")
+        #expect(eventually { client.bannerIcon().map { $0.b > 180 && $0.r < 120 } ?? false }, "PAM's info message is a banner")
         type(String(Self.password.dropFirst()))
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
@@ -238,7 +238,7 @@ import Testing
     /// (windowed mode once never showed Caps Lock).
     @Test func lockAndWindowedModeDecideAlike() throws {
         // The warning banner's orange icon.
-        let locked = script(try lockWithPam()) { bannerIcon().map { $0.r > 180 && $0.g > 100 && $0.b < 100 } ?? false }
+        let locked = script(try lockWithPam()) { client.bannerIcon().map { $0.r > 180 && $0.g > 100 && $0.b < 100 } ?? false }
         #expect(client.canGrabKeyboard(), "unlocked")
         let windowed = try screen.slidegate(WindowedModeTests.geometry + ["--auth", "pam"], environment: pam.environment)
         #expect(eventually { client.thumbShown(at: 0, threshold: 70) }, "the window: \(windowed.standardError)")

@@ -47,7 +47,7 @@ import Testing
     @Test func hugePamMessagesAreCutAndTheLockHolds() throws {
         let gate = try lock(["--auth", "pam", "--pam-service", "loud"], environment: pam.environment)
         client.type("s", enter: false)
-        #expect(eventually { bannerIcon() != nil }, "PAM's message is a banner: \(gate.standardError)")
+        #expect(eventually { client.bannerIcon() != nil }, "PAM's message is a banner: \(gate.standardError)")
         let first = try #require(Self.uiPid(of: gate.pid))
         kill(first, SIGKILL)
         #expect(eventually { Self.uiPid(of: gate.pid).map { $0 != first } ?? false }, "another UI: \(gate.standardError)")

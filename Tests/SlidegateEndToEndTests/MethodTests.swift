@@ -156,7 +156,7 @@ import Testing
 extension LockScreenChecks {
     /// An info banner (a blue icon) shows.
     func infoBannerShows() -> Bool {
-        bannerIcon().map { $0.b > 150 && $0.r < 150 } ?? false
+        client.bannerIcon().map { $0.b > 150 && $0.r < 150 } ?? false
     }
 }
 

@@ -111,12 +111,6 @@ import Testing
 
     func slide() { client.drag(from: (140, 540), to: (1000, 540)) }
 
-    /// The banner's icon at the top of the screen (the strip as wide as the slider, centred).
-    func bannerIcon() -> (r: Int, g: Int, b: Int)? {
-        let p = client.pixel(340 + 1 + 32, 12 + 32)
-        return p == (16, 32, 48) ? nil : p
-    }
-
     @Test func setPinWritesA0600FileInA0700DirectoryThatUnlocks() throws {
         let result = try setPin("2580\n2580\n")
         #expect(result.status == 0, "\(result.error)")
@@ -250,7 +244,7 @@ import Testing
         for _ in 0..<4 { client.key(Self.keysym(1)) }
         #expect(settled(references).map(\.digit) == [1, 1, 1, 1])
         slide()
-        #expect(eventually { bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false }, "an error banner slides in")
+        #expect(eventually { client.bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false }, "an error banner slides in")
         #expect(eventually { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back")
         let after = settled(references)
         #expect(after.map(\.digit) != [1, 1, 1, 1], "scrambled: \(after)")
@@ -270,7 +264,7 @@ import Testing
             if attempt < 5 { sleep(seconds: 1.3) }
         }
         #expect(
-            eventually(within: 8) { bannerIcon().map { $0.r > 180 && $0.g > 120 && $0.b < 100 } ?? false },
+            eventually(within: 8) { client.bannerIcon().map { $0.r > 180 && $0.g > 120 && $0.b < 100 } ?? false },
             "the countdown banner (a warning) shows after the error")
         sleep(seconds: 1.5)
         for d in [2, 5, 8, 0] { client.key(Self.keysym(d)) }

@@ -301,17 +301,9 @@ extension LockScreenChecks {
         [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
     }
 
-    /// The banner's icon, as the strip at the top of the 1280x720 screen shows it: the
-    /// strip is as wide as the 600-pixel slider, centred (x 340), its box 64 pixels tall
-    /// 12 below the top, the icon's circle centred 32 pixels in. Nil while no banner shows.
-    func bannerIcon() -> (r: Int, g: Int, b: Int)? {
-        let p = client.pixel(340 + 1 + 32, 12 + 32)
-        return p == (16, 32, 48) ? nil : p
-    }
-
     /// An error banner (a red icon) shows.
     func errorBannerShows() -> Bool {
-        bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false
+        client.bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false
     }
 
     func thumbShown(at value: Double) -> Bool {
@@ -491,6 +483,17 @@ final class Client {
         defer { sg_image_destroy(image) }
         let p = sg_image_pixel(image, 0, 0)
         return (Int((p >> 16) & 0xff), Int((p >> 8) & 0xff), Int(p & 0xff))
+    }
+
+    /// The banner's icon, as the strip at the top of the 1280x720 screen shows it over the
+    /// tests' background (#102030): the strip is as wide as the 600-pixel slider, centred
+    /// (x 340), its box 64 pixels tall 12 below the top, the icon's circle (radius 14)
+    /// centred 32 pixels in. Read 8 pixels left of the centre, where no mark is drawn: the
+    /// marks (!, i, x) cross the centre in the background's colour, so the centre itself
+    /// shows the icon only while the banner slides in. Nil while no banner shows.
+    func bannerIcon() -> (r: Int, g: Int, b: Int)? {
+        let p = pixel(340 + 1 + 32 - 8, 12 + 32)
+        return p == (16, 32, 48) ? nil : p
     }
 
     /// The brightness of every `step`-th pixel of a rectangle, row by row, in one read.
