@@ -297,9 +297,21 @@ final class LockCover {
         return (max(width, 2 * height), height)
     }
 
-    /// Fits the cover to the screen and places the slider on the primary monitor:
-    /// `--slider` relative to its top-left corner, or centred horizontally in its lower part.
-    /// Both from what the server says now; the banner strip and the message line follow.
+    /// The slider on the primary monitor: `--slider` relative to its top-left corner, or
+    /// the default size centred horizontally in its lower part.
+    static func slider(on monitor: Rect, geometry: Geometry?, scale: Double) -> Rect {
+        let defaultSize = defaultSize(on: monitor, scale: scale)
+        if let geometry { return geometry.resolve(in: monitor, defaultSize: defaultSize) }
+        let w = Double(defaultSize.width)
+        let h = Double(defaultSize.height)
+        return Rect(
+            x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
+            y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
+    }
+
+    /// Fits the cover to the screen and places the slider (`slider(on:geometry:scale:)`)
+    /// on the primary monitor as the server says it is now; the banner strip and the
+    /// message line follow.
     /// Returns true when any of the windows inside the cover moved or changed size.
     @discardableResult
     func layOut() -> Bool {
@@ -312,17 +324,8 @@ final class LockCover {
             XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
         let monitor = display.primaryMonitor()
-        let defaultSize = Self.defaultSize(on: monitor, scale: scale)
         let old = inner.map(\.rect)
-        if let sliderGeometry {
-            slider = sliderGeometry.resolve(in: monitor, defaultSize: defaultSize)
-        } else {
-            let w = Double(defaultSize.width)
-            let h = Double(defaultSize.height)
-            slider = Rect(
-                x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
-                y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
-        }
+        slider = Self.slider(on: monitor, geometry: sliderGeometry, scale: scale)
         let bannerWidth = min(monitor.width - 32, max(slider.width, 420)).rounded()
         banner = Rect(
             x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,

@@ -85,18 +85,40 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// of `depth` written for this key whose pixels match their checksum; nil otherwise (no
     /// file, another key or size, a short, long or damaged file, not a regular file).
     package func load(width: Int, height: Int, depth: Int) -> (pixels: [UInt8], checksum: UInt64)? {
-        let size = Self.headerSize + width * height * 4
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
+        guard let (file, stored) = openFrame(width: width, height: height, depth: depth) else { return nil }
         defer { file.close() }
-        var info = stat()
-        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == size else { return nil }
-        var header = [UInt8](repeating: 0, count: Self.headerSize)
-        guard (try? file.readFully(into: &header)) == true else { return nil }
-        let stored = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }.littleEndian
-        guard header == Self.header(key: key, width: width, height: height, depth: depth, checksum: stored) else { return nil }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         guard (try? file.readFully(into: &pixels)) == true, pixels.withUnsafeBytes(Self.checksum) == stored else { return nil }
         return (pixels, stored)
+    }
+
+    /// Whether the file was written for this key and a `width` × `height` frame of `depth`
+    /// and is that long; its pixels are not read (`load` checks them).
+    package func holdsFrame(width: Int, height: Int, depth: Int) -> Bool {
+        guard let (file, _) = openFrame(width: width, height: height, depth: depth) else { return false }
+        file.close()
+        return true
+    }
+
+    /// The file, read up to its pixels, and their stored checksum, if it is a regular file
+    /// of the right length whose header is for this key, size and depth.
+    private func openFrame(width: Int, height: Int, depth: Int) -> (FileDescriptor, UInt64)? {
+        let size = Self.headerSize + width * height * 4
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
+        var info = stat()
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == size,
+            (try? file.readFully(into: &header)) == true
+        else {
+            file.close()
+            return nil
+        }
+        let stored = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }.littleEndian
+        guard header == Self.header(key: key, width: width, height: height, depth: depth, checksum: stored) else {
+            file.close()
+            return nil
+        }
+        return (file, stored)
     }
 
     /// Writes the frame, whose pixels have `checksum`, to a temporary file renamed over the

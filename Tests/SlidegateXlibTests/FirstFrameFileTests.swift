@@ -32,14 +32,22 @@ import Testing
         #expect(FirstFrameFile(path: file.path, key: 43).load(width: 3, height: 2, depth: 24) == nil, "another key")
         #expect(file.load(width: 2, height: 3, depth: 24) == nil, "another size")
         #expect(file.load(width: 3, height: 2, depth: 32) == nil, "another depth")
+        #expect(file.holdsFrame(width: 3, height: 2, depth: 24))
+        #expect(!FirstFrameFile(path: file.path, key: 43).holdsFrame(width: 3, height: 2, depth: 24), "another key")
+        #expect(!file.holdsFrame(width: 2, height: 3, depth: 24), "another size")
+        #expect(!file.holdsFrame(width: 3, height: 2, depth: 32), "another depth")
 
         let fd = open(file.path, O_WRONLY)
         #expect(pwrite(fd, [0xff], 1, 40 + 5) == 1)
         close(fd)
         #expect(file.load(width: 3, height: 2, depth: 24) == nil, "a damaged pixel")
+        #expect(file.holdsFrame(width: 3, height: 2, depth: 24), "pixels are load's to check")
 
         #expect(symlink(file.path, directory + "/link") == 0)
         #expect(FirstFrameFile(path: directory + "/link", key: 42).load(width: 3, height: 2, depth: 24) == nil, "not through a link")
+        #expect(!FirstFrameFile(path: directory + "/link", key: 42).holdsFrame(width: 3, height: 2, depth: 24), "not through a link")
+        #expect(truncate(file.path, 40 + 23) == 0)
+        #expect(!file.holdsFrame(width: 3, height: 2, depth: 24), "a short file")
     }
 
     @Test func aTemporaryFileLeftByAUIThatDiedIsRemovedAtTheNextWrite() throws {
