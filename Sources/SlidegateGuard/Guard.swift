@@ -138,7 +138,14 @@ package final class Guard {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
         // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
-        // that it is the guard's child.
+        // that it is the guard's child; but with no kept frame to show, it starts now.
+        var early: EarlyUI?
+        if !launch.fork {
+            let settings = Self.drawingSettings(self.options, fps: fps, pinLength: pinLength, scale: scale)
+            if !Self.isFrameKept(self.options, display: display, settings: settings, program: program, scale: scale) {
+                early = Self.startEarly(program, socket: &nextSocket)
+            }
+        }
         grabs = try InputGrabs(display: display)
         StartupTrace.mark("guard:grabbed")
         cover = try LockCover(
@@ -158,7 +165,7 @@ package final class Guard {
         sleepLock?.release()
         if launch.fork { try forkOnceLocked() }
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
-        startUI()
+        startUI(early)
         StartupTrace.mark("guard:ui-started")
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
         if options.image == nil { showFirstFrame() }
@@ -567,12 +574,18 @@ package final class Guard {
         lockedHint.set(true)
     }
 
-    /// Starts a UI and hands it the settings, the slider window, its size and the gate's state.
-    private func startUI() {
+    /// Starts a UI, or takes the one started before the lock, and hands it the settings,
+    /// the slider window, its size and the gate's state.
+    private func startUI(_ early: EarlyUI? = nil) {
         do {
-            let socket = try nextSocket ?? FileDescriptor.socketPair()
-            nextSocket = nil
-            let started = try UIProcess(program, socket: socket)
+            let started: UIProcess
+            if let process = early?.take() {
+                started = process
+            } else {
+                let socket = try nextSocket ?? FileDescriptor.socketPair()
+                nextSocket = nil
+                started = try UIProcess(program, socket: socket)
+            }
             ui = started
             supervision.started(at: monotonicNow())
             loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
@@ -594,15 +607,55 @@ package final class Guard {
         }
     }
 
+    /// Starts the UI before the lock, with the socket made for it, when no frame is kept
+    /// for this lock (the first with these settings, or a picture under the slider): its
+    /// start (exec, the dynamic linker, fontconfig's set-up) is then most of the time to
+    /// the first frame, and it runs beside the lock's own. It gets no window before the
+    /// screen is covered and grabbed. With a kept frame the lock's work comes first: under
+    /// a compositor a UI started beside it makes the lock about 3 ms later. One that cannot
+    /// start now is tried again once the screen is locked (`startUI`).
+    private static func startEarly(_ program: Executable, socket: inout (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?) -> EarlyUI? {
+        guard let pair = socket else { return nil }
+        socket = nil
+        do {
+            let early = EarlyUI(try UIProcess(program, socket: pair))
+            StartupTrace.mark("guard:ui-spawned")
+            return early
+        } catch {
+            report("cannot start the slider's drawing program: \(error); trying again once the screen is locked")
+            return nil
+        }
+    }
+
+    /// Whether a first frame is kept for the slider as it will be laid out on the primary
+    /// monitor now (its header only: `showFirstFrame` checks the pixels). Always false over
+    /// a picture, which is never kept.
+    private static func isFrameKept(_ options: Options, display: XDisplay, settings: UISettings, program: Executable, scale: Double) -> Bool {
+        guard options.image == nil else { return false }
+        let slider = LockCover.slider(on: display.primaryMonitor(), geometry: sliderGeometry(options), scale: scale)
+        let width = Int(slider.width)
+        let height = Int(slider.height)
+        let depth = Int(XDefaultDepth(display.pointer, display.screen))
+        let file = firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth)
+        return file?.holdsFrame(width: width, height: height, depth: depth) ?? false
+    }
+
     /// What the UI draws with.
     private var uiSettings: UISettings {
+        var settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
+        settings.deadline = gate.deadline
+        settings.graceUntil = gate.settings.graceUntil
+        return settings
+    }
+
+    /// What the UI draws with but the gate's moments (the timeout's end and the grace's,
+    /// which differ at every lock): known before the gate is.
+    private static func drawingSettings(_ options: Options, fps: Int, pinLength: Int, scale: Double) -> UISettings {
         var settings = UISettings(
             text: options.text, background: options.background, foreground: options.foreground, fps: fps,
             unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
         settings.countdown = options.countdown
         settings.showFailedAttempts = options.showFailedAttempts
-        settings.deadline = gate.deadline
-        settings.graceUntil = gate.settings.graceUntil
         settings.reduceMotion = options.reduceMotion
         settings.rightToLeft = options.rightToLeft
         settings.clockFormat = options.clockFormat
@@ -623,17 +676,8 @@ package final class Guard {
         let width = Int(cover.slider.width)
         let height = Int(cover.slider.height)
         let depth = Int(XDefaultDepth(display.pointer, display.screen))
-        var settings = uiSettings
-        settings.deadline = nil
-        settings.graceUntil = nil
-        var described: [UInt8] = []
-        GuardMessage.settings(settings).appendFrame(to: &described)
-        for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {
-            withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
-        }
-        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
-        guard let file = FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: cacheHome, home: userDirectories().home)
-        else { return }
+        let settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
+        guard let file = Self.firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth) else { return }
         var shown: UInt64 = 0
         if var kept = file.load(width: width, height: height, depth: depth),
             cover.showInSlider(&kept.pixels, width: width, height: height)
@@ -643,6 +687,19 @@ package final class Guard {
         }
         firstFrame = (file, shown)
         send(.firstFrame(path: file.path, key: file.key, shown: shown))
+    }
+
+    /// Where the first frame of a `width` × `height` slider of `depth` is kept, and its key:
+    /// what the UI draws with (`drawingSettings`), the slider's size and depth, and the UI
+    /// program's file. Nil with no cache directory.
+    private static func firstFrameFile(settings: UISettings, program: Executable, width: Int, height: Int, depth: Int) -> FirstFrameFile? {
+        var described: [UInt8] = []
+        GuardMessage.settings(settings).appendFrame(to: &described)
+        for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {
+            withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
+        }
+        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+        return FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: cacheHome, home: userDirectories().home)
     }
 
     /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or

@@ -105,3 +105,23 @@ final class UIProcess {
         exit == .exited(GuardProtocol.uiStatus) ? "it did not understand the guard's messages" : "\(exit)"
     }
 }
+
+/// A UI started before the lock, held until the guard hands it the windows (`take`). A
+/// guard that gives up before that (no grab, no cover) ends it and reaps it as it goes, so
+/// that nothing of the lock outlives the error.
+final class EarlyUI {
+    private var process: UIProcess?
+
+    init(_ process: UIProcess) {
+        self.process = process
+    }
+
+    func take() -> UIProcess? {
+        defer { process = nil }
+        return process
+    }
+
+    deinit {
+        process?.process.stop()
+    }
+}

@@ -1,3 +1,4 @@
+import CX11
 import Glibc
 import Testing
 
@@ -92,6 +93,36 @@ import Testing
         #expect(eventually { slider() == frame.pixels })
         #expect(inodeNumber(keptPath) == inode, "a kept frame that matches is not written again")
         unlock(second)
+    }
+
+    /// A small "locking…" notice: the guard waits for a grab, past the point where it
+    /// starts the UI early.
+    func waitingForTheGrab() -> Bool {
+        client.mappedTopLevels().contains { client.geometry($0).width < 300 }
+    }
+
+    @Test func theUIStartsBeforeTheLockOnlyWhenNoFrameIsKept() throws {
+        #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
+        XSync(client.display, 0)
+        let cold = try slowLock()
+        #expect(eventually { waitingForTheGrab() }, "\(cold.standardError)")
+        #expect(uiChild(of: cold.pid) != nil && !covered(), "nothing kept: the UI started before the guard waited for the grab")
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        startUI()
+        #expect(eventually(within: 5) { kept() != nil }, "\(cold.standardError)")
+        unlock(cold)
+
+        #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
+        XSync(client.display, 0)
+        let warm = try slowLock()
+        #expect(eventually { waitingForTheGrab() }, "\(warm.standardError)")
+        #expect(uiChild(of: warm.pid) == nil && !covered(), "a kept frame: the UI starts once the screen is locked")
+        XUngrabKeyboard(client.display, 0)
+        XSync(client.display, 0)
+        #expect(eventually { covered() && thumbShown(at: 0) && uiChild(of: warm.pid) != nil }, "\(warm.standardError)")
+        startUI()
+        unlock(warm)
     }
 
     @Test func aKeptFrameThatNoLongerMatchesIsShownOnceThenWrittenAnewAndADamagedOneNotAtAll() throws {

@@ -228,9 +228,11 @@ import Testing
         let gate = try screen.slidegate(Self.arguments)
         var everCovered = false
         var noticeShown = false
+        var ui: pid_t?
         while gate.isRunning {
             everCovered = everCovered || coverMapped()
             noticeShown = noticeShown || client.mappedTopLevels().contains { client.geometry($0).width < 300 }
+            ui = ui ?? uiChild(of: gate.pid)
             sleep(seconds: 0.02)
         }
         #expect(gate.wait() == 3)
@@ -238,6 +240,11 @@ import Testing
         #expect(noticeShown, "a small locking… notice showed while waiting for the grab")
         #expect(client.mappedTopLevels().isEmpty, "nothing is left mapped")
         #expect(gate.standardError.contains("slidegate: cannot lock: the keyboard grab failed (AlreadyGrabbed) for 1.0 s"))
+        #expect(gate.standardError.split(separator: "\n").count == 1, "one line, nothing from the drawing program: \(gate.standardError)")
+        // With no frame kept the drawing program starts beside the lock; the guard that gives
+        // up ends and reaps it.
+        let started = try #require(ui, "the drawing program started while the guard waited for the grab")
+        #expect(access("/proc/\(started)", F_OK) != 0, "the drawing program was reaped with the guard")
         XUngrabKeyboard(client.display, 0)
         XSync(client.display, 0)
     }

@@ -332,9 +332,17 @@ func contents(of path: String) -> String {
 }
 
 /// The drawing program among `pid`'s children (the guard has others: the helper, the
-/// unlock command, logind's LockedHint call).
+/// unlock command, logind's LockedHint call): by the file it runs, which names it from its
+/// exec, before it names itself for `ps`.
 func uiChild(of pid: pid_t) -> pid_t? {
-    children(of: pid).first { contents(of: "/proc/\($0)/comm") == "slidegate-ui\n" }
+    children(of: pid).first { executable(of: $0).hasSuffix("/slidegate-ui") }
+}
+
+/// Where the file process `pid` runs is, or "" when it cannot be read.
+func executable(of pid: pid_t) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/\(pid)/exe", &buffer, 4095)
+    return n > 0 ? String(terminated: Array(buffer.prefix(n)) + [0]) : ""
 }
 
 /// The process ids of `pid`'s children.
