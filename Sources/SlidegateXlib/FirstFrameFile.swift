@@ -103,22 +103,24 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// The file, read up to its pixels, and their stored checksum, if it is a regular file
     /// of the right length whose header is for this key, size and depth.
     private func openFrame(width: Int, height: Int, depth: Int) -> (FileDescriptor, UInt64)? {
-        let size = Self.headerSize + width * height * 4
         guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
-        var info = stat()
-        var header = [UInt8](repeating: 0, count: Self.headerSize)
-        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == size,
-            (try? file.readFully(into: &header)) == true
-        else {
-            file.close()
-            return nil
-        }
-        let stored = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }.littleEndian
-        guard header == Self.header(key: key, width: width, height: height, depth: depth, checksum: stored) else {
+        guard let stored = readHeader(file, width: width, height: height, depth: depth) else {
             file.close()
             return nil
         }
         return (file, stored)
+    }
+
+    /// The pixels' stored checksum from `file`'s header, read at its start, if `file` is as
+    /// `openFrame` says.
+    private func readHeader(_ file: FileDescriptor, width: Int, height: Int, depth: Int) -> UInt64? {
+        var info = stat()
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == Self.headerSize + width * height * 4,
+            (try? file.readFully(into: &header)) == true
+        else { return nil }
+        let stored = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }.littleEndian
+        return header == Self.header(key: key, width: width, height: height, depth: depth, checksum: stored) ? stored : nil
     }
 
     /// Writes the frame, whose pixels have `checksum`, to a temporary file renamed over the

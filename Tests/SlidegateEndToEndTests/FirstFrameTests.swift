@@ -95,17 +95,13 @@ import Testing
         unlock(second)
     }
 
-    /// A small "locking…" notice: the guard waits for a grab, past the point where it
+    /// The locking notice shows once the guard waits for a grab, past the point where it
     /// starts the UI early.
-    func waitingForTheGrab() -> Bool {
-        client.mappedTopLevels().contains { client.geometry($0).width < 300 }
-    }
-
     @Test func theUIStartsBeforeTheLockOnlyWhenNoFrameIsKept() throws {
         #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
         XSync(client.display, 0)
         let cold = try slowLock()
-        #expect(eventually { waitingForTheGrab() }, "\(cold.standardError)")
+        #expect(eventually { lockingNoticeShown() }, "\(cold.standardError)")
         #expect(uiChild(of: cold.pid) != nil && !covered(), "nothing kept: the UI started before the guard waited for the grab")
         XUngrabKeyboard(client.display, 0)
         XSync(client.display, 0)
@@ -116,7 +112,7 @@ import Testing
         #expect(XGrabKeyboard(client.display, client.root, 0, GrabModeAsync, GrabModeAsync, 0) == GrabSuccess)
         XSync(client.display, 0)
         let warm = try slowLock()
-        #expect(eventually { waitingForTheGrab() }, "\(warm.standardError)")
+        #expect(eventually { lockingNoticeShown() }, "\(warm.standardError)")
         #expect(uiChild(of: warm.pid) == nil && !covered(), "a kept frame: the UI starts once the screen is locked")
         XUngrabKeyboard(client.display, 0)
         XSync(client.display, 0)

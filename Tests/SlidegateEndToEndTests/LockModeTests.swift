@@ -231,7 +231,7 @@ import Testing
         var ui: pid_t?
         while gate.isRunning {
             everCovered = everCovered || coverMapped()
-            noticeShown = noticeShown || client.mappedTopLevels().contains { client.geometry($0).width < 300 }
+            noticeShown = noticeShown || lockingNoticeShown()
             ui = ui ?? uiChild(of: gate.pid)
             sleep(seconds: 0.02)
         }

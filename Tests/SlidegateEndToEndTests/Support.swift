@@ -301,6 +301,11 @@ extension LockScreenChecks {
         [(0, 0), (1279, 0), (0, 719), (1279, 719), (640, 360)].allSatisfy { client.pixel($0.0, $0.1) == (16, 32, 48) }
     }
 
+    /// The small "locking…" notice a guard waiting for a grab shows.
+    func lockingNoticeShown() -> Bool {
+        client.mappedTopLevels().contains { client.geometry($0).width < 300 }
+    }
+
     /// An error banner (a red icon) shows.
     func errorBannerShows() -> Bool {
         client.bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false
