@@ -74,8 +74,9 @@ class Figures:
 
     def paired(self, ident, name, reference):
         """The median of `name`'s samples of a figure over `reference`'s taken with them (the
-        i-th of each, as measure_drags takes them, in one round): the machine's slower
-        minutes weigh on both sides of each ratio."""
+        i-th of each, as measure_drags takes them, in one round; of the rounds both took part
+        in, the first ones, when one took part in fewer): the machine's slower minutes weigh
+        on both sides of each ratio."""
         samples = self.by_id[ident].samples
         return statistics.median(a / b for a, b in zip(samples[name], samples[reference]))
 
