@@ -4,8 +4,13 @@ import CGraphics
 package final class FontMap {
     let pointer: UnsafeMutablePointer<PangoFontMap>
 
-    /// The system's fonts, as fontconfig is configured.
+    /// The system's fonts, as fontconfig is configured. fontconfig's set-up (reading its
+    /// configuration and caches, a few milliseconds) runs here, in the caller's thread:
+    /// Pango would run it in a thread of its own, and on two cores a program that talks to
+    /// the X server meanwhile waits for each reply behind that thread. If it fails, Pango
+    /// meets the failure again and draws with what fontconfig gives.
     package init() {
+        _ = FcInit()
         pointer = pango_cairo_font_map_new()
     }
 

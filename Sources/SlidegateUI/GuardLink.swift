@@ -1,3 +1,4 @@
+import Glibc
 import SlidegateCore
 import SlidegateProtocol
 import SlidegateXlib
@@ -40,6 +41,17 @@ final class GuardLink {
         } catch {
             throw UserError("--lock-ui: cannot understand the guard: \(error)", status: .uiProtocolError)
         }
+    }
+
+    /// Waits until the guard has sent something or closed its end; false if it closed it
+    /// with nothing sent. A UI started before the lock is taken waits here before it talks
+    /// to the X server: a guard that ends first (a bad PIN file, no display) has said why,
+    /// and its UI leaves without a word.
+    func guardSpoke() -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, -1) < 0 && errno == EINTR {}
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) != 0
     }
 
     /// Sends an answer; a guard that is gone is noticed when its end closes.

@@ -56,15 +56,18 @@ package final class LockUI {
     /// into those windows, following the guard's messages, until the guard closes its end.
     package static func run() -> ExitStatus {
         StartupTrace.mark("ui:running")
+        // Fonts first (fontconfig's set-up, most of a cold start), while the guard covers
+        // the screen; then the guard's first word, then the X server.
+        let fontMap = FontMap()
+        StartupTrace.mark("ui:fonts-loaded")
         OutOfMemoryProtection.set(300)
         do {
             let signals = try SignalWatch()
             let link = try GuardLink(descriptor: 3)
             link.send(.hello(protocol: GuardProtocol.version, build: Options.version))
+            guard link.guardSpoke() else { return .completed }
             let display = try XDisplay()
             StartupTrace.mark("ui:connected")
-            let fontMap = FontMap()
-            StartupTrace.mark("ui:fonts-loaded")
             let loop = EventLoop(display: display, synthetic: .ignored)
             let handshake = Handshake(link: link)
             loop.watch(signals.fileDescriptor, name: "the signal watch") { () throws(UserError) in
