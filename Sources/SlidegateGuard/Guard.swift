@@ -117,6 +117,15 @@ package final class Guard {
         } catch {
             throw error.userError(.noDisplayOrLock, "cannot lock: no socket for the slider's drawing program")
         }
+        // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
+        // that it is the guard's child; but with no kept frame to show it starts now, and
+        // with nothing kept at all, before anything else: its start is most of the first
+        // frame, and it waits for the guard's first word before it talks to the X server.
+        var early: EarlyUI?
+        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+        if !launch.fork && options.image == nil && !FirstFrameFile.anyKept(cacheHome: cacheHome, home: userDirectories().home) {
+            early = Self.startEarly(program, socket: &nextSocket)
+        }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: launch.authPath)
         let methods = try PassiveMethod.forOptions(options, helperPath: launch.authPath)
@@ -137,10 +146,8 @@ package final class Guard {
         if !OutOfMemoryProtection.set(-1000) && options.verbose {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
-        // Lock first; the UI (fonts, text, drawing) starts after, and after --fork's fork so
-        // that it is the guard's child; but with no kept frame to show, it starts now.
-        var early: EarlyUI?
-        if !launch.fork {
+        // Frames are kept, but maybe not for this slider (another size, other settings).
+        if early == nil && !launch.fork {
             let settings = Self.drawingSettings(self.options, fps: fps, pinLength: pinLength, scale: scale)
             if !Self.isFrameKept(self.options, display: display, settings: settings, program: program, scale: scale) {
                 early = Self.startEarly(program, socket: &nextSocket)

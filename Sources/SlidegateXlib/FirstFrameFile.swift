@@ -36,15 +36,35 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// The file for a slider this size in the user's cache directory; nil without
     /// `XDG_CACHE_HOME` or a home directory.
     package init?(width: Int, height: Int, key: UInt64, cacheHome: String?, home: String?) {
-        let directory: String
-        if let cacheHome, cacheHome.hasPrefix("/") {
-            directory = cacheHome
-        } else if let home, home.hasPrefix("/") {
-            directory = home + "/.cache"
-        } else {
-            return nil
+        guard let directory = Self.directory(cacheHome: cacheHome, home: home) else { return nil }
+        self.init(path: "\(directory)/slider-\(width)x\(height)", key: key)
+    }
+
+    /// Where kept frames are: `slidegate` in the user's cache directory.
+    private static func directory(cacheHome: String?, home: String?) -> String? {
+        if let cacheHome, cacheHome.hasPrefix("/") { return cacheHome + "/slidegate" }
+        if let home, home.hasPrefix("/") { return home + "/.cache/slidegate" }
+        return nil
+    }
+
+    /// Whether a frame is kept for a slider of any size: one directory listing, which
+    /// tells the lock with nothing kept (the first with these settings' files gone, or
+    /// ever) before the X server is asked where the slider goes. False without the
+    /// directory.
+    package static func anyKept(cacheHome: String?, home: String?) -> Bool {
+        guard let directory = directory(cacheHome: cacheHome, home: home) else { return false }
+        return names(in: directory).contains { $0.hasPrefix("slider-") && !$0.contains(".") }
+    }
+
+    /// The names in `directory` (none if it cannot be read).
+    private static func names(in directory: String) -> [String] {
+        guard let listing = opendir(directory) else { return [] }
+        defer { closedir(listing) }
+        var names: [String] = []
+        while let entry = readdir(listing) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
-        self.init(path: "\(directory)/slidegate/slider-\(width)x\(height)", key: key)
+        return names
     }
 
     /// A 64-bit FNV-1a hash of `bytes`, continuing from `hash`: the key's parts are fed
@@ -157,10 +177,7 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// is gone: a UI killed while it wrote leaves one behind, and nothing else would.
     private func removeLeftovers(in directory: String) {
         let prefix = String(path.dropFirst(directory.count + 1)) + "."
-        guard let listing = opendir(directory) else { return }
-        defer { closedir(listing) }
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in Self.names(in: directory) {
             guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid(),
                 kill(pid, 0) != 0, errno == ESRCH
             else { continue }

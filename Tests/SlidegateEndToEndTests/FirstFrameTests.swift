@@ -121,6 +121,18 @@ import Testing
         unlock(warm)
     }
 
+    /// With nothing kept the UI starts before the guard reads the PIN file or connects; a
+    /// guard that then cannot lock says why in one line and leaves no UI behind.
+    @Test func aGuardThatFailsAfterStartingItsUIEarlySaysWhyAloneAndEndsIt() throws {
+        let missing = directory + "/no-such-pin"
+        let gate = try screen.slidegate(
+            LockModeTests.arguments + ["--auth", "pin", "--pin-file", missing], environment: ["XDG_CACHE_HOME": directory + "/cache"])
+        #expect(gate.wait() == 2)
+        #expect(gate.standardError.hasPrefix("slidegate: PIN file \(missing): "), "\(gate.standardError)")
+        #expect(gate.standardError.filter { $0 == "\n" }.count == 1, "one line, the guard's: \(gate.standardError)")
+        #expect(lockUIs(withCache: directory + "/cache").isEmpty, "the UI started early is gone")
+    }
+
     @Test func aKeptFrameThatNoLongerMatchesIsShownOnceThenWrittenAnewAndADamagedOneNotAtAll() throws {
         let first = try slowLock()
         startUI()
@@ -150,6 +162,23 @@ import Testing
 
 /// The kept file's checksum: FNV-1a over little-endian 64-bit words, then the bytes left
 /// over; never 0.
+/// The lock-mode UIs running with `cache` as their XDG_CACHE_HOME.
+private func lockUIs(withCache cache: String) -> [pid_t] {
+    guard let proc = opendir("/proc") else { return [] }
+    defer { closedir(proc) }
+    var found: [pid_t] = []
+    while let entry = readdir(proc) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let pid = pid_t(name), executable(of: pid).hasSuffix("/slidegate-ui"),
+            let environment = try? readBytes("/proc/\(pid)/environ")
+        else { continue }
+        if environment.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == "XDG_CACHE_HOME=" + cache }) {
+            found.append(pid)
+        }
+    }
+    return found
+}
+
 private func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     let words = bytes.count / 8

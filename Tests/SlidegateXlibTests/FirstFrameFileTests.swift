@@ -78,6 +78,25 @@ import Testing
         #expect(file.load(width: 1, height: 1, depth: 24)?.checksum == checksum)
     }
 
+    @Test func aFrameIsKeptForAnySizeOnlyOnceAFrameFileIsThere() throws {
+        var template = Array("/tmp/slidegate-frame-any.XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = system("rm -rf '\(directory)'") }
+        func touch(_ path: String) { close(open(path, O_WRONLY | O_CREAT, 0o600)) }
+        #expect(!FirstFrameFile.anyKept(cacheHome: directory, home: nil), "no slidegate directory")
+        #expect(mkdir(directory + "/slidegate", 0o700) == 0)
+        #expect(!FirstFrameFile.anyKept(cacheHome: directory, home: nil), "an empty directory")
+        touch(directory + "/slidegate/slider-5x8.4242")
+        touch(directory + "/slidegate/notes")
+        #expect(!FirstFrameFile.anyKept(cacheHome: directory, home: nil), "a dead UI's temporary file and others are not frames")
+        touch(directory + "/slidegate/slider-5x8")
+        #expect(FirstFrameFile.anyKept(cacheHome: directory, home: nil))
+        #expect(!FirstFrameFile.anyKept(cacheHome: nil, home: directory), "without XDG_CACHE_HOME: ~/.cache/slidegate")
+        #expect(mkdir(directory + "/.cache", 0o700) == 0 && rename(directory + "/slidegate", directory + "/.cache/slidegate") == 0)
+        #expect(FirstFrameFile.anyKept(cacheHome: nil, home: directory))
+        #expect(!FirstFrameFile.anyKept(cacheHome: nil, home: nil))
+    }
+
     @Test func theChecksumTakesEveryByteAndIsNeverZero() {
         let a: [UInt8] = Array(repeating: 0, count: 13)
         var b = a
