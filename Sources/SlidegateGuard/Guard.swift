@@ -122,8 +122,8 @@ package final class Guard {
         // with nothing kept at all, before anything else: its start is most of the first
         // frame, and it waits for the guard's first word before it talks to the X server.
         var early: EarlyUI?
-        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
-        if !launch.fork && options.image == nil && !FirstFrameFile.anyKept(cacheHome: cacheHome, home: userDirectories().home) {
+        let places = Self.cachePlaces
+        if !launch.fork && options.image == nil && !FirstFrameFile.anyKept(cacheHome: places.cacheHome, home: places.home) {
             early = Self.startEarly(program, socket: &nextSocket)
         }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
@@ -705,8 +705,13 @@ package final class Guard {
         for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {
             withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
         }
-        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
-        return FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: cacheHome, home: userDirectories().home)
+        let places = cachePlaces
+        return FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: places.cacheHome, home: places.home)
+    }
+
+    /// Where the user's cache directory may be: `XDG_CACHE_HOME`, else the home directory.
+    private static var cachePlaces: (cacheHome: String?, home: String?) {
+        (getenv("XDG_CACHE_HOME").map { String(cString: $0) }, userDirectories().home)
     }
 
     /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or

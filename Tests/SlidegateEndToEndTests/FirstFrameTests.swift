@@ -160,8 +160,6 @@ import Testing
     }
 }
 
-/// The kept file's checksum: FNV-1a over little-endian 64-bit words, then the bytes left
-/// over; never 0.
 /// The lock-mode UIs running with `cache` as their XDG_CACHE_HOME.
 private func lockUIs(withCache cache: String) -> [pid_t] {
     guard let proc = opendir("/proc") else { return [] }
@@ -179,6 +177,8 @@ private func lockUIs(withCache cache: String) -> [pid_t] {
     return found
 }
 
+/// The kept file's checksum: FNV-1a over little-endian 64-bit words, then the bytes left
+/// over; never 0.
 private func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     let words = bytes.count / 8
