@@ -66,7 +66,11 @@ import Testing
         let gate = try lock()
         stop(first)
         #expect(!compositorRuns())
-        #expect(covered() && thumbShown(at: 0) && !desktopShows(), "still the lock with picom gone")
+        // The server takes back picom's redirection when it sees picom's connection close, and
+        // the lock is painted again within a frame or two after (later on a busy machine):
+        // the desktop never shows meanwhile.
+        #expect(!desktopShows(), "the desktop stays hidden with picom gone")
+        #expect(eventually(within: 1) { covered() && thumbShown(at: 0) && !desktopShows() }, "still the lock with picom gone")
         let second = try Child(
             "/usr/bin/picom", ["--backend", "xrender", "--config", "/dev/null", "--no-fading-openclose"],
             environment: ["DISPLAY": screen.name])
