@@ -30,10 +30,12 @@ func codeOrder(_ list: String) -> LinkerSetting {
 let staticCxx = LinkerSetting.unsafeFlags(["-L\(packageDirectory)linker/static-c++", "-Xclang-linker", "-static-libgcc"])
 
 // How the dynamic programs (slidegate-ui, slidegate-auth) are linked to start with less work:
-// - RandR, Xinerama and the screen saver extension (both), Present and Xlib's XCB connection
-//   (the UI's) come from their archives (-l:lib….a, in the same -dev packages): five small
-//   shared libraries fewer for a lock's UI to map and relocate as it starts. No C module
-//   links them; the guard links them as it links all, static.
+// - RandR, Xinerama and the screen saver extension (SlidegateXlib's, so both programs'), and
+//   the `archives` a program adds (the UI: Present and Xlib's XCB connection), come from
+//   their archives (-l:lib….a, in the same -dev packages), with libXrender, which libXrandr's
+//   archive calls and cairo loads anyway: five small shared libraries fewer for a lock's UI
+//   to map and relocate as it starts. No C module links them; the guard links them as it
+//   links all, static.
 // - --no-export-dynamic undoes the -export-dynamic of the Swift driver's static-stdlib
 //   arguments, which is for plug-ins: none of these programs loads one, and the UI exported
 //   3,200 symbols for the dynamic loader's tables.
@@ -42,10 +44,10 @@ let staticCxx = LinkerSetting.unsafeFlags(["-L\(packageDirectory)linker/static-c
 // Together: `slidegate-ui --version` faults in 489 pages instead of 541 here, and takes about
 // 1 ms less CPU (medians of 40 runs). Linked with lld, as the UI's code order is (gold knows
 // no pack-relative-relocs).
-func dynamicProgram(archives: [String]) -> LinkerSetting {
+func dynamicProgram(archives: [String] = []) -> LinkerSetting {
     .unsafeFlags(
         ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
-            + archives.flatMap { ["-Xlinker", "-l:lib\($0).a"] })
+            + (["Xrandr", "Xinerama", "Xss"] + archives).flatMap { ["-Xlinker", "-l:lib\($0).a"] } + ["-lXrender"])
 }
 
 let package = Package(
@@ -111,17 +113,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean,
-            linkerSettings: [
-                codeOrder("ui"), staticCxx, dynamicProgram(archives: ["Xrandr", "Xinerama", "Xss", "xcb-present", "X11-xcb"]),
-                // What libXrandr's archive calls (the shared one brings it along).
-                .linkedLibrary("Xrender"),
-            ]),
+            linkerSettings: [codeOrder("ui"), staticCxx, dynamicProgram(archives: ["xcb-present", "X11-xcb"])]),
         // Checks answers with PAM, and PINs with libxcrypt, for the guard; the only program
         // that loads PAM modules. Also writes the PIN file (`slidegate --set-pin`).
         .executableTarget(
             name: "slidegate-auth",
             dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"], swiftSettings: lean,
-            linkerSettings: [dynamicProgram(archives: ["Xrandr", "Xinerama", "Xss"]), .linkedLibrary("Xrender")]),
+            linkerSettings: [dynamicProgram()]),
         // The fuzz targets over the decoders, parsers and gate, and the program that runs them
         // (with libFuzzer: ./dev fuzz; plainly: over files). Pure Swift.
         .target(name: "SlidegateFuzz", dependencies: ["SlidegateCore", "SlidegateProtocol"], swiftSettings: lean),
