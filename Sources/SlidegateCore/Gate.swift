@@ -56,7 +56,8 @@ package enum GateAction: Equatable, Sendable {
 /// completed slide, and the `Presenter` that turns them into a scene — and adds the
 /// timeout and the end.
 ///
-/// Time is always an argument (seconds on any monotonic clock); nothing here reads a clock.
+/// Time is always an argument (seconds on one clock that never goes back; the programs give
+/// CLOCK_BOOTTIME's); nothing here reads a clock.
 package struct Gate: Sendable {
     package struct Settings: Equatable, Sendable {
         package var text: String
@@ -74,7 +75,7 @@ package struct Gate: Sendable {
         package var pinLength = 0
         /// `--countdown`: the whole seconds left show beside the label.
         package var countdown = false
-        /// When the timeout ends the gate, on the shared monotonic clock, when another
+        /// When the timeout ends the gate, on the shared clock, when another
         /// process (the guard) decided it; else it is `timeout` after the start.
         package var deadline: Double?
         /// `--reduce-motion`: no shimmer, and what moves (the thumb's return, the wheels,
@@ -84,9 +85,14 @@ package struct Gate: Sendable {
         package var rightToLeft = false
         /// The words the gate shows (banners, the busy and refusal labels).
         package var strings = Strings()
-        /// `--grace`: until when (on the shared monotonic clock) the slide alone opens the
-        /// gate whatever `auth` says; nil for no grace.
+        /// `--grace`: until when (on the shared clock) the slide alone opens the gate
+        /// whatever `auth` says; nil for no grace.
         package var graceUntil: Double?
+        /// Whether a match of a method that needs no typing, made before the slide
+        /// completed, is held for `matchHold` seconds so that the slide alone then opens the
+        /// gate. A lock taken for sleep holds none (nor has a grace): what was matched
+        /// before the machine slept must not open it after.
+        package var holdsMatches = true
         /// `--show-failed-attempts`: the count of failed passwords and PINs is shown.
         package var showFailedAttempts = false
 
@@ -421,6 +427,7 @@ package struct Gate: Sendable {
                 stopAwaiting(at: now)
                 return self.granted()
             }
+            guard settings.holdsMatches else { return nil }
             forgetMatch(at: now)
             heldMatch = HeldMatch(method: method, until: now + Self.matchHold)
             // PAM's own words before the match ("Place your finger…") are stale now.

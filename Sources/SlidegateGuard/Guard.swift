@@ -142,7 +142,7 @@ package final class Guard {
         if let image = options.image { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
         pacer = MotionPacer(fps: fps)
-        loop = EventLoop(display: display, synthetic: .ignored)
+        loop = try EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) && options.verbose {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
@@ -161,10 +161,10 @@ package final class Guard {
             switchUser: options.switchUserCommand != nil, scale: scale)
         StartupTrace.mark("guard:covered")
         blanking = Blanking(display)
-        let now = monotonicNow()
+        let now = boottimeNow()
         host = GateHost(
             options: options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, methods: methods, display: display, loop: loop, start: now)
+            auth: auth, methods: methods, display: display, loop: loop, start: now, forSleep: sleepLock != nil)
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
         // A compositor paints the screen once the obscurer is up, over the cover too.
@@ -245,7 +245,7 @@ package final class Guard {
 
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
     private func pass() -> EventLoop.Turn {
-        let now = monotonicNow()
+        let now = boottimeNow()
         let frame = 1 / Double(fps)
         if pacer.isDue(at: now), let status = flushMotion() { return .exit(status) }
         let motionDue = pacer.due
@@ -308,7 +308,7 @@ package final class Guard {
         if grabs.handle(&event) {
             if grabs.mouseKeysOn {
                 pacer.cancel()
-                host.cancelDrag(at: monotonicNow())
+                host.cancelDrag(at: boottimeNow())
                 send(.state(gate.snapshot))
             }
             return nil
@@ -322,7 +322,7 @@ package final class Guard {
             loan.slider?.windowDestroyed()
             loan.drop()
             cover.remake()
-            if cover.underCompositor { exposeSoon(from: monotonicNow()) }
+            if cover.underCompositor { exposeSoon(from: boottimeNow()) }
             if fallback != nil {
                 fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
             }
@@ -330,7 +330,7 @@ package final class Guard {
             if let running = ui { replaceUI(running, because: "lost its window") }
             return nil
         }
-        let now = monotonicNow()
+        let now = boottimeNow()
         let origin = cover.slider
         switch event.type {
         case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
@@ -386,7 +386,7 @@ package final class Guard {
             relayout()
         case _ where cover.compositorChanged(event):
             // A compositor that starts paints the whole screen once, when it is ready.
-            exposeSoon(from: monotonicNow())
+            exposeSoon(from: boottimeNow())
         default:
             if event.type == display.randrEventBase + RRScreenChangeNotify { relayout() }
         }
@@ -402,7 +402,7 @@ package final class Guard {
     /// now. A drag in progress springs back whatever changed: the thumb was held on a
     /// slider that may now be elsewhere, even at the same size.
     private func relayout() {
-        let now = monotonicNow()
+        let now = boottimeNow()
         let wasDragging = gate.slide.isDragging
         if wasDragging {
             pacer.cancel()
@@ -424,7 +424,7 @@ package final class Guard {
     /// button event brings its own place, where the pointer was when the button went.
     private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
         let origin = cover.slider
-        let motion = pacer.next(button: button, at: monotonicNow(), display: display) {
+        let motion = pacer.next(button: button, at: boottimeNow(), display: display) {
             display.pointerPosition().map { ($0.x - origin.x, $0.y - origin.y) }
         }
         grabs.motionHints = pacer.hints
@@ -496,7 +496,7 @@ package final class Guard {
     /// The UI answered `lend`. Parts that came too late (the drag ended, or the track changed
     /// meanwhile) go back at once; an answer nobody asked for while the guard draws is ignored.
     private func lent(_ parts: SliderParts?) {
-        let now = monotonicNow()
+        let now = boottimeNow()
         switch loan.answered(lent: parts != nil, dragging: gate.slide.isDragging, scene: gate.scene(at: now)) {
         case .ignore:
             return
@@ -557,7 +557,7 @@ package final class Guard {
             if received.drawn {
                 // The guard's start and the UI's (settings, windows, the handshake) are behind
                 // it: once it has settled, their pages go.
-                if supervision.drew() { settlesAt = monotonicNow() + UISupervision.settleAfterFirstFrame }
+                if supervision.drew() { settlesAt = boottimeNow() + UISupervision.settleAfterFirstFrame }
                 fallback = nil
             }
             if let answer = received.lendAnswer { lent(answer) }
@@ -566,7 +566,7 @@ package final class Guard {
                 shedStartupPages()
             }
             if received.answered {
-                let now = monotonicNow()
+                let now = boottimeNow()
                 supervision.answered(at: now, animating: gate.animates(at: now))
             }
         } catch {
@@ -594,7 +594,7 @@ package final class Guard {
                 started = try UIProcess(program, socket: socket)
             }
             ui = started
-            supervision.started(at: monotonicNow())
+            supervision.started(at: boottimeNow())
             loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
                 readUI()
                 return nil
@@ -610,7 +610,7 @@ package final class Guard {
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
         } catch {
             report("cannot start the slider's drawing program: \(error); trying again")
-            supervision.couldNotStart(at: monotonicNow())
+            supervision.couldNotStart(at: boottimeNow())
         }
     }
 
@@ -652,6 +652,7 @@ package final class Guard {
         var settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
         settings.deadline = gate.deadline
         settings.graceUntil = gate.settings.graceUntil
+        settings.holdsMatches = gate.settings.holdsMatches
         return settings
     }
 
@@ -720,7 +721,7 @@ package final class Guard {
         loop.unwatch(process.channel.descriptor.rawValue)
         ui = nil
         loan.drop()
-        let now = monotonicNow()
+        let now = boottimeNow()
         report("the slider's drawing program \(reason); starting another")
         supervision.ended(at: now, after: now - process.process.started)
     }
@@ -744,7 +745,7 @@ package final class Guard {
 
     /// The screen saver came on or went off: a blank screen's UI sleeps and owes no pings.
     private func blankingChanged() {
-        supervision.blankChanged(blanking.isBlank, at: monotonicNow())
+        supervision.blankChanged(blanking.isBlank, at: boottimeNow())
         if blanking.isBlank { ui?.forgetPing() }
     }
 }

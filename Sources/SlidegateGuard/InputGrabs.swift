@@ -121,7 +121,7 @@ final class InputGrabs {
     /// a grab close.
     private func grabCore() throws(UserError) {
         let dpy = display.pointer
-        let start = monotonicNow()
+        let start = boottimeNow()
         var keyboard: Int32 = GrabNotViewable
         var pointer: Int32 = GrabNotViewable
         var focusWindow: Window = 0
@@ -133,7 +133,7 @@ final class InputGrabs {
             if keyboard != GrabSuccess { keyboard = grabKeyboard() }
             if pointer != GrabSuccess { pointer = grabPointer() }
             if keyboard == GrabSuccess && pointer == GrabSuccess { return }
-            let elapsed = monotonicNow() - start
+            let elapsed = boottimeNow() - start
             if elapsed >= Self.grabPatience { break }
             if focusWindow == 0 {
                 var attributes = XSetWindowAttributes()
@@ -166,7 +166,7 @@ final class InputGrabs {
         var count: Int32 = 0
         guard XIGetClientPointer(dpy, 0, &corePointer) != 0, let devices = XIQueryDevice(dpy, XIAllMasterDevices, &count) else {
             mastersMissing = true
-            let now = monotonicNow()
+            let now = boottimeNow()
             if now - lastMastersReport >= 1 {
                 lastMastersReport = now
                 report("critical: cannot list the input devices to grab them; another master device may reach other clients; retrying")
@@ -199,7 +199,7 @@ final class InputGrabs {
         }
         grabbedMasters.formIntersection(present)
         mastersMissing = !missed.isEmpty
-        let now = monotonicNow()
+        let now = boottimeNow()
         guard mastersMissing, now - lastMastersReport >= 1 else { return }
         lastMastersReport = now
         report("critical: cannot grab input \(missed.joined(separator: ", ")); it may reach other clients; retrying")
@@ -242,7 +242,7 @@ final class InputGrabs {
         case FocusOut where event.xfocus.mode == NotifyUngrab, FocusIn where event.xfocus.mode == NotifyUngrab:
             keyboardHeld = false
             pointerHeld = false
-            regrab(at: monotonicNow())
+            regrab(at: boottimeNow())
             return true
         default:
             return false

@@ -258,9 +258,9 @@ package enum SetupCheck {
     /// Polls `channel` until its first message has been read (true), or it closes or the
     /// patience runs out (false).
     private static func awaitFirst(on channel: MessageChannel, _ each: (ArraySlice<UInt8>) throws(ProtocolError) -> Void) -> Bool {
-        let limit = monotonicNow() + patience
+        let limit = boottimeNow() + patience
         var got = false
-        while !got && monotonicNow() < limit {
+        while !got && boottimeNow() < limit {
             var polled = pollfd(fd: channel.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&polled, 1, 50)
             let open = try? channel.receive { (body) throws(ProtocolError) in
@@ -364,8 +364,8 @@ package enum SetupCheck {
             helper.process.stop()
         }
         var errorText: String?
-        let limit = monotonicNow() + patience
-        while monotonicNow() < limit {
+        let limit = boottimeNow() + patience
+        while boottimeNow() < limit {
             var reply: AuthReply?
             guard awaitFirst(on: helper.channel, { body throws(ProtocolError) in reply = try AuthReply(body: body) }), let reply else {
                 break
@@ -407,8 +407,8 @@ package enum SetupCheck {
             }
             var output: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let limit = monotonicNow() + patience
-            while monotonicNow() < limit {
+            let limit = boottimeNow() + patience
+            while boottimeNow() < limit {
                 var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
                 _ = poll(&polled, 1, 100)
                 guard polled.revents != 0 else { continue }

@@ -35,11 +35,12 @@ import SlidegateCore
 //                 a completion is checked, to show "unlocking…" as the guard's does),
 //                 u8 auth (a bit a method: 1 pam, a completed slide opens the password
 //                 stage; 2 pin, it checks the wheels; 4 fingerprint; 8 key; 0 none),
-//                 u8 has grace, [f64 when --grace ends (CLOCK_MONOTONIC)], u32 the PIN's length
+//                 u8 has grace, [f64 when --grace ends], u8 whether a match made before
+//                 the slide is held (0 in a lock taken for sleep), u32 the PIN's length
 //                 (the number of wheels; 0 without a PIN),
 //                 u8 has message, [string the --message line], u8 countdown,
 //                 u8 show failed attempts, u8 has
-//                 deadline, [f64 when the timeout ends (CLOCK_MONOTONIC)], u8 reduce motion,
+//                 deadline, [f64 when the timeout ends], u8 reduce motion,
 //                 u8 right to left (the direction the guard resolved), u8 has clock format,
 //                 [string], u8 has date format, [string] (absent: the locale's; "": none),
 //                 u32 count, string × count: the words the gate shows (`Strings.all`,
@@ -80,7 +81,7 @@ import SlidegateCore
 //                 7 clear, 8 escape, 9 enter, 10 Caps Lock on, 11 Caps Lock off,
 //                 12 banner clicked, 13 scroll down, 14 scroll up, 15–24 wheel key digit
 //                 0–9, 25 left, 26 right, 27 up, 28 down, 29 enter), f64 x, f64 y (0 where
-//                 unused). Times are seconds on CLOCK_MONOTONIC, which both processes share.
+//                 unused). Times are seconds on CLOCK_BOOTTIME, which both processes share.
 //   prompt   (9)  f64 time, string text, u8 echo: PAM asked (an input to the gate)
 //   notice   (10) f64 time, u8 kind (0 info, 1 warning, 2 error), string: PAM said so
 //   verdict  (11) f64 time, u8 granted, u8 has message, [string message]
@@ -128,7 +129,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 7
+    package static let version: UInt32 = 8
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
@@ -142,8 +143,10 @@ package struct UISettings: Equatable, Sendable {
     package var fps: Int
     package var unlockCommand: String?
     package var auth: AuthMethods
-    /// `--grace`: when it ends, on CLOCK_MONOTONIC.
+    /// `--grace`: when it ends, on CLOCK_BOOTTIME.
     package var graceUntil: Double?
+    /// `Gate.Settings.holdsMatches`: false in a lock taken for sleep.
+    package var holdsMatches = true
     package var pinLength: Int
     package var message: String?
     package var countdown = false
@@ -582,6 +585,7 @@ extension UISettings {
         if let command = unlockCommand { w.string(command) }
         w.u8(auth.rawValue)
         w.optional(graceUntil) { $0.f64($1) }
+        w.bool(holdsMatches)
         w.u32(UInt32(clamping: pinLength))
         w.optional(message) { $0.string($1) }
         w.bool(countdown)
@@ -613,12 +617,14 @@ extension UISettings {
         let authBits = try r.u8()
         guard let auth = AuthMethods(rawValue: authBits) else { throw ProtocolError("settings: unknown auth methods \(authBits)") }
         let graceUntil = try r.optionalF64()
+        let holdsMatches = try r.bool()
         let pinLength = Int(try r.u32())
         guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
         var settings = UISettings(
             text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
             pinLength: pinLength, message: try r.optionalString())
         settings.graceUntil = graceUntil
+        settings.holdsMatches = holdsMatches
         settings.countdown = try r.bool()
         settings.showFailedAttempts = try r.bool()
         settings.deadline = try r.optionalF64()

@@ -68,7 +68,7 @@ package final class LockUI {
             guard link.guardSpoke() else { return .completed }
             let display = try XDisplay()
             StartupTrace.mark("ui:connected")
-            let loop = EventLoop(display: display, synthetic: .ignored)
+            let loop = try EventLoop(display: display, synthetic: .ignored)
             let handshake = Handshake(link: link)
             loop.watch(signals.fileDescriptor, name: "the signal watch") { () throws(UserError) in
                 signals.pending().first { $0 != SIGCHLD }.map { .signal($0) }
@@ -115,8 +115,9 @@ package final class LockUI {
         gateSettings.pinLength = settings?.pinLength ?? 0
         gateSettings.deadline = settings?.deadline
         gateSettings.graceUntil = settings?.graceUntil
+        gateSettings.holdsMatches = settings?.holdsMatches ?? true
         self.gateSettings = gateSettings
-        gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: monotonicNow())
+        gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: boottimeNow())
         painter = try SliderPainter(
             display: display, stage: stage, options: options, fontMap: fontMap, look: Look(lockUI: options),
             backdrop: wallpaper?.backdrop(under: stage.window))
@@ -134,7 +135,7 @@ package final class LockUI {
     }
 
     private func pass() throws(UserError) -> EventLoop.Turn {
-        let now = monotonicNow()
+        let now = boottimeNow()
         if case .exit(.signal(let n)) = gate.advance(to: now) { return .exit(.signal(n)) }
         let deadline = try painter.frame(
             gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
@@ -247,7 +248,7 @@ package final class LockUI {
                 try relayout()
                 try makeNoticeWindows()
             case .state(let snapshot):
-                gate = Gate(settings: gateSettings, layout: gate.layout, start: monotonicNow(), snapshot: snapshot)
+                gate = Gate(settings: gateSettings, layout: gate.layout, start: boottimeNow(), snapshot: snapshot)
                 painter.changed = true
             case .input(let input, let time):
                 blanking.inputArrived()
@@ -295,7 +296,7 @@ package final class LockUI {
 
     /// The guard laid the slider out anew: the mirror, the painter and the wheels follow.
     private func relayout() throws(UserError) {
-        gate.relayout(Self.sliderLayout(stage.slider, wheels: wheelArea, gateSettings), at: monotonicNow())
+        gate.relayout(Self.sliderLayout(stage.slider, wheels: wheelArea, gateSettings), at: boottimeNow())
         try painter.relayout(backdrop: wallpaper?.backdrop(under: stage.window))
         try makeWheelsPanel()
     }

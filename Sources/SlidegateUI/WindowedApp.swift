@@ -54,7 +54,7 @@ package final class WindowedApp {
         options.fps = display.frameRate(cappedAt: options.fps)
         options.scale = options.scale ?? display.resourceScale()
         try options.checkSize(scale: options.scale ?? 1)
-        let loop = EventLoop(display: display, synthetic: .clientMessagesOnly)
+        let loop = try EventLoop(display: display, synthetic: .clientMessagesOnly)
         let pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: helperBeside("slidegate-auth"))
         let methods = try PassiveMethod.forOptions(options, helperPath: helperBeside("slidegate-auth"))
@@ -72,7 +72,7 @@ package final class WindowedApp {
         let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
         let host = GateHost(
             options: options, pinLength: pinLength, layout: layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, methods: methods, display: display, loop: loop, start: monotonicNow())
+            auth: auth, methods: methods, display: display, loop: loop, start: boottimeNow())
         let fontMap = FontMap()
         let painter = try SliderPainter(display: display, stage: stage, options: options, fontMap: fontMap, look: look, backdrop: nil)
         return try WindowedApp(
@@ -119,7 +119,7 @@ package final class WindowedApp {
             pass: { [unowned self] () throws(UserError) in try pass() })
         // The motion that ended the slide may not be painted yet (it waited for its frame
         // interval when the release came): the reveal opens from the thumb at the end.
-        if status == .completed { _ = try paint(at: monotonicNow()) }
+        if status == .completed { _ = try paint(at: boottimeNow()) }
         if status == .completed,
             options.reduceMotion || !RevealAnimation.play(
                 options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
@@ -134,7 +134,7 @@ package final class WindowedApp {
     }
 
     private func pass() throws(UserError) -> EventLoop.Turn {
-        let now = monotonicNow()
+        let now = boottimeNow()
         if pacer.isDue(at: now), let status = flushMotion() { return .exit(status) }
         let motionDue = pacer.pending != nil ? pacer.due : nil
         pacer.rest(at: now)
@@ -163,7 +163,7 @@ package final class WindowedApp {
 
     /// Hands the newest motion to the gate (`MotionPacer.next`): at most one a frame interval.
     private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
-        let motion = pacer.next(button: button, at: monotonicNow(), display: display) { display.pointerPosition(in: stage.window) }
+        let motion = pacer.next(button: button, at: boottimeNow(), display: display) { display.pointerPosition(in: stage.window) }
         reportHints()
         guard let motion else { return nil }
         painter.changed = true
@@ -188,7 +188,7 @@ package final class WindowedApp {
     }
 
     private func dispatch(_ event: inout XEvent) throws(UserError) -> ExitStatus? {
-        let now = monotonicNow()
+        let now = boottimeNow()
         if blanking.handle(&event) {
             painter.forget()
             return nil
@@ -242,7 +242,7 @@ package final class WindowedApp {
 
     /// The window changed size: the gate and the painter lay out anew.
     private func relayout() throws(UserError) {
-        host.relayout(Self.layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft), at: monotonicNow())
+        host.relayout(Self.layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft), at: boottimeNow())
         try painter.relayout(backdrop: nil)
         try makeWheelsPanel()
     }
@@ -276,7 +276,7 @@ package final class WindowedApp {
             grabFailureSaid = true
             let warning = "the keyboard could not be grabbed: other programs may read what is typed"
             report("windowed mode: \(warning) (XGrabKeyboard: \(result))")
-            _ = host.handle(.authMessage(.warning, warning), at: monotonicNow())
+            _ = host.handle(.authMessage(.warning, warning), at: boottimeNow())
         }
     }
 }

@@ -35,8 +35,8 @@ package struct AuthHelper {
     }
 
     private static func awaitHello(on channel: MessageChannel) throws(SystemError) {
-        let limit = monotonicNow() + 2
-        while monotonicNow() < limit {
+        let limit = boottimeNow() + 2
+        while boottimeNow() < limit {
             var polled = pollfd(fd: channel.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&polled, 1, 50)
             // The first reply, if one came: it must be a hello of this protocol.
@@ -55,8 +55,8 @@ package struct AuthHelper {
     /// After a granted verdict: whether `process` then exits, within 2 s, with the granted
     /// status, as it must for the verdict to count.
     package static func endedGranted(_ process: ChildProcess) -> Bool {
-        let limit = monotonicNow() + 2
-        while process.poll() == nil && monotonicNow() < limit { usleep(1_000) }
+        let limit = boottimeNow() + 2
+        while process.poll() == nil && boottimeNow() < limit { usleep(1_000) }
         return process.exit == .exited(AuthProtocol.grantedStatus)
     }
 }

@@ -61,7 +61,7 @@ package final class ChildProcess {
         }
         guard result == 0 else { throw SystemError("cannot start \(arguments.first ?? path)", code: result) }
         pid = child
-        started = monotonicNow()
+        started = boottimeNow()
     }
 
     /// `/bin/sh -c command`, with `arguments` as `$1`…; `descriptors` as in `init`.

@@ -37,10 +37,36 @@ package final class EventLoop {
     private var watched: [(descriptor: Int32, name: String, peer: Bool, handler: Handler)] = []
     /// What ppoll is given, kept between waits so a wait allocates nothing.
     private var polled: [pollfd] = []
+    /// Wakes the loop at its deadline on CLOCK_BOOTTIME (ppoll's own timeout runs on the
+    /// monotonic clock, which stops in suspend: a deadline a sleep passed would come that
+    /// much late). Owned here.
+    private let timer: Int32
+    /// The moment the timer is armed for; nil while disarmed.
+    private var armedFor: Double?
 
-    package init(display: XDisplay, synthetic: SyntheticEvents) {
+    package init(display: XDisplay, synthetic: SyntheticEvents) throws(UserError) {
         self.display = display
         self.synthetic = synthetic
+        timer = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard timer >= 0 else { throw SystemError("timerfd_create").userError(.internalError, "the event loop's timer") }
+    }
+
+    deinit {
+        close(timer)
+    }
+
+    /// Arms the timer for `moment` (nil: disarms it), unless it is armed for that already.
+    private func arm(for moment: Double?) {
+        guard moment != armedFor else { return }
+        armedFor = moment
+        var spec = itimerspec()
+        if let moment {
+            // 0 would disarm: a moment already past fires at once.
+            let at = max(moment, 1e-9)
+            let whole = at.rounded(.down)
+            spec.it_value = timespec(tv_sec: Int(clamping: Int64(exactly: whole) ?? Int64.max), tv_nsec: Int(exactly: ((at - whole) * 1e9).rounded(.down)) ?? 0)
+        }
+        timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
     private func checkThread() {
@@ -106,19 +132,31 @@ package final class EventLoop {
     }
 
     private func wait(until deadline: Double?, readingXAfter: Double?) throws(UserError) -> Waited {
-        let now = monotonicNow()
+        let now = boottimeNow()
         let resting = readingXAfter.map { $0 > now } ?? false
         polled.removeAll(keepingCapacity: true)
         polled.append(pollfd(fd: display.fileDescriptor, events: resting ? 0 : Int16(POLLIN), revents: 0))
         for entry in watched { polled.append(pollfd(fd: entry.descriptor, events: Int16(POLLIN), revents: 0)) }
+        polled.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
         let wakeAt = resting ? min(deadline ?? .infinity, readingXAfter ?? .infinity) : deadline
-        let timeout = wakeAt.map { max(0, $0 - now) } ?? -1
+        if let wakeAt, wakeAt <= now {
+            // Due already: look at the descriptors without waiting.
+            arm(for: nil)
+        } else {
+            arm(for: wakeAt.flatMap { $0.isFinite ? $0 : nil })
+        }
+        let timeout: Double = wakeAt.map { $0 <= now ? 0 : -1 } ?? -1
         if sg_ppoll(&polled, UInt(polled.count), timeout) < 0 {
             if errno == EINTR { return .woken(xSocket: true) }
             throw UserError("waiting for events failed: \(String(cString: strerror(errno)))", status: .internalError)
         }
         if polled[0].revents & Int16(POLLNVAL | POLLERR) != 0 {
             throw UserError("internal error: the X connection's descriptor failed", status: .internalError)
+        }
+        if polled[polled.count - 1].revents != 0 {
+            var expirations: UInt64 = 0
+            _ = read(timer, &expirations, 8)
+            armedFor = nil
         }
         // After a rest the socket is read whatever ppoll said of it.
         let socket = resting || polled[0].revents != 0

@@ -36,14 +36,16 @@ package final class GateHost {
     private var started: [String: ChildProcess] = [:]
 
     /// A gate for `options` laid out as `layout`, with `pinLength` wheels (the PIN file's
-    /// length; 0 without), spun to random digits at once.
+    /// length; 0 without), spun to random digits at once. A lock taken `forSleep` (a sleep
+    /// lock was handed over) has no grace and holds no match: the sleep ends neither.
     package init(
         options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, methods: [PassiveMethod] = [], display: XDisplay,
-        loop: EventLoop, start: Double
+        loop: EventLoop, start: Double, forSleep: Bool = false
     ) {
         var settings = options.gateSettings
         settings.pinLength = pinLength
-        if options.grace > 0 { settings.graceUntil = start + options.grace }
+        if options.grace > 0 && !forSleep { settings.graceUntil = start + options.grace }
+        settings.holdsMatches = !forSleep
         gate = Gate(settings: settings, layout: layout, start: start)
         method = options.auth
         keyCommands = options.keyCommands
@@ -97,7 +99,7 @@ package final class GateHost {
     /// What a method's helper said goes to the gate. A verdict wakes the screen: someone
     /// touched the reader or the key.
     private func read(_ passive: PassiveMethod) -> ExitStatus? {
-        let now = monotonicNow()
+        let now = boottimeNow()
         for input in passive.receive(at: now) {
             if case .methodVerdict = input { XForceScreenSaver(display.pointer, ScreenSaverReset) }
             if let status = handle(input, at: now) { return status }
@@ -129,16 +131,16 @@ package final class GateHost {
     /// A signal: SIGCHLD reaps the unlock command and the helper; any other ends the gate as
     /// it says.
     package func signaled(_ signal: Int32) -> ExitStatus? {
-        guard signal == SIGCHLD else { return handle(.signal(signal), at: monotonicNow()) }
+        guard signal == SIGCHLD else { return handle(.signal(signal), at: boottimeNow()) }
         if let running = command, let exit = running.poll() {
             command = nil
-            if let status = handle(.unlockCommandFinished(succeeded: exit.succeeded), at: monotonicNow()) { return status }
+            if let status = handle(.unlockCommandFinished(succeeded: exit.succeeded), at: boottimeNow()) { return status }
         }
         if let failed = auth?.reap() {
-            if let status = handle(failed, at: monotonicNow()) { return status }
+            if let status = handle(failed, at: boottimeNow()) { return status }
             watchAuth()
         }
-        let now = monotonicNow()
+        let now = boottimeNow()
         methods.forEach { $0.reap(at: now) }
         syncMethods(at: now)
         started = started.filter { $0.value.poll() == nil }
@@ -226,17 +228,17 @@ package final class GateHost {
             return status
         case .runUnlockCommand(let line):
             command = ChildProcess.unlockCommand(line)
-            return command == nil ? handle(.unlockCommandFinished(succeeded: false), at: monotonicNow()) : nil
+            return command == nil ? handle(.unlockCommandFinished(succeeded: false), at: boottimeNow()) : nil
         case .secret(let edit):
-            let now = monotonicNow()
+            let now = boottimeNow()
             return auth?.apply(edit, at: now).flatMap { handle($0, at: now) }
         case .checkPin:
             // The host's own wheels say what the digits are; the painter only draws them.
-            let now = monotonicNow()
+            let now = boottimeNow()
             guard let auth, let digits = gate.wheels?.digits(at: now) else { return nil }
             return auth.checkPin(digits, at: now).flatMap { handle($0, at: now) }
         case .scrambleWheels:
-            let now = monotonicNow()
+            let now = boottimeNow()
             return gate.wheels.flatMap { handle(.scramble($0.freshDigits(at: now, using: &random)), at: now) }
         case nil:
             return nil
@@ -246,7 +248,7 @@ package final class GateHost {
     /// The transaction follows the password stage; when none can run, the gate says why.
     private func follow(wasOpen: Bool) {
         guard let auth else { return }
-        if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = handle(notice, at: monotonicNow()) }
+        if let notice = auth.follow(gate.entry, wasOpen: wasOpen) { _ = handle(notice, at: boottimeNow()) }
         followed(gate.entry.isOpen)
     }
 
@@ -270,7 +272,7 @@ package final class GateHost {
     private func readAuth() -> ExitStatus? {
         guard let auth else { return nil }
         for event in auth.receive() {
-            let now = monotonicNow()
+            let now = boottimeNow()
             switch event {
             case .input(let gateInput):
                 if let status = handle(gateInput, at: now) { return status }

@@ -20,8 +20,8 @@ package final class LockedHint {
     /// overtake true.
     package func set(_ locked: Bool) {
         if let last {
-            let end = monotonicNow() + 1
-            while last.poll() == nil && monotonicNow() < end { usleep(2_000) }
+            let end = boottimeNow() + 1
+            while last.poll() == nil && boottimeNow() < end { usleep(2_000) }
         }
         last = try? ChildProcess(shell: Self.script, arguments: [locked ? "true" : "false"])
     }

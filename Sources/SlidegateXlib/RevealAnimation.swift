@@ -16,7 +16,7 @@ package enum RevealAnimation {
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         guard XShapeQueryExtension(dpy, &eventBase, &errorBase) != 0 else { return false }
-        let start = monotonicNow()
+        let start = boottimeNow()
         let frame = 1 / Double(max(fps, 1))
         var elapsed = 0.0
         while true {
@@ -28,9 +28,9 @@ package enum RevealAnimation {
             XFlush(dpy)
             if elapsed >= Reveal.duration { return true }
             let next = start + min(((elapsed / frame).rounded(.down) + 1) * frame, Reveal.duration)
-            let wait = next - monotonicNow()
+            let wait = next - boottimeNow()
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            elapsed = monotonicNow() - start
+            elapsed = boottimeNow() - start
         }
     }
 }

@@ -194,10 +194,14 @@ package final class XDisplay {
     }
 }
 
-/// Seconds on the monotonic clock.
-package func monotonicNow() -> Double {
+/// Seconds on CLOCK_BOOTTIME: the time a person lives through, suspend included. Every
+/// deadline of the gate and of both programs' loops is on it (the guard and the UI share
+/// its moments over the protocol), so a `--grace`, a held match or a `--timeout` that a
+/// sleep interrupts has run on through the sleep when the machine wakes; CLOCK_MONOTONIC
+/// stops while the machine sleeps.
+package func boottimeNow() -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+    clock_gettime(CLOCK_BOOTTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 

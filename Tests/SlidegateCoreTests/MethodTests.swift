@@ -5,9 +5,10 @@ private let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: 600, height: 8
 private let pinLayout = SliderLayout(
     bounds: Rect(x: 0, y: 0, width: 600, height: 80), wheelRow: WheelRow(area: Rect(x: 0, y: -220, width: 600, height: 160), count: 4))
 
-private func gate(_ methods: [AuthMethod], command: String? = nil, grace: Double? = nil) -> Gate {
+private func gate(_ methods: [AuthMethod], command: String? = nil, grace: Double? = nil, holdsMatches: Bool = true) -> Gate {
     var settings = Gate.Settings(text: "slide to unlock", unlockCommand: command, auth: AuthMethods(methods), bannersInTrack: false)
     settings.graceUntil = grace
+    settings.holdsMatches = holdsMatches
     if methods.contains(.pin) { settings.pinLength = 4 }
     return Gate(settings: settings, layout: methods.contains(.pin) ? pinLayout : layout, start: 0)
 }
@@ -41,6 +42,17 @@ private func bannerText(_ g: Gate, at t: Double) -> String? {
         #expect(bannerText(g, at: 1 + 2 * BannerQueue.slideDuration) == "fingerprint recognised — slide to unlock", "PAM's text gives way")
         #expect(g.nextActionDeadline == 11, "the host wakes to start the reader again")
         #expect(slide(&g, at: 5) == .exit(.completed), "no password asked")
+    }
+
+    @Test func aLockTakenForSleepHoldsNoMatchButTakesOneAfterTheSlide() {
+        var g = gate([.pam, .fingerprint], holdsMatches: false)
+        #expect(g.handle(.methodVerdict(.fingerprint, granted: true), at: 1) == nil)
+        #expect(g.heldMatch == nil, "a match made before the machine slept must not open it after")
+        #expect(bannerText(g, at: 2) == nil, "nothing says recognised")
+        #expect(!g.opensBySlide(at: 2))
+        #expect(slide(&g, at: 3) == nil)
+        #expect(g.entry.isOpen, "the password is asked")
+        #expect(g.handle(.methodVerdict(.fingerprint, granted: true), at: 4) == .exit(.completed), "a match after the slide opens")
     }
 
     @Test func aHeldMatchIsForgottenAfterTenSeconds() {
