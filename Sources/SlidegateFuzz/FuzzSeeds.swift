@@ -10,6 +10,7 @@ extension FuzzTarget {
         case .options: Self.optionSeeds
         case .files: Self.fileSeeds
         case .gate: Self.gateSeeds
+        case .layout: Self.layoutSeeds
         }
     }
 
@@ -62,6 +63,23 @@ extension FuzzTarget {
     }
 
     /// Settings bytes, then steps of (time: u16 ms, input tag, its fields).
+    /// One 1280x720 monitor; that and a 9x9 primary one (`xrandr --setmonitor '*x'
+    /// 9/2x9/2+0+0 none`); 16 monitors side by side, the last primary, with a PIN, a
+    /// message, the clock and the switch-user button; a 1x1 root and no monitor.
+    private static var layoutSeeds: [[UInt8]] {
+        func monitor(_ x: Int16, _ y: Int16, _ width: UInt16, _ height: UInt16) -> [UInt8] {
+            [x, y].flatMap { [UInt8(UInt16(bitPattern: $0) & 0xff), UInt8(UInt16(bitPattern: $0) >> 8)] }
+                + [width, height].flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] }
+        }
+        let screen: [UInt8] = [0x00, 0x05, 0xd0, 0x02]
+        return [
+            [1, 0] + monitor(0, 0, 1280, 720) + screen + [0x55, 0],
+            [2, 0] + monitor(0, 0, 9, 9) + monitor(0, 0, 1280, 720) + screen + [0x55, 0],
+            [16, 15] + (0..<16).flatMap { monitor(Int16($0) * 640, 0, 640, 360) } + [0x00, 0x28, 0x68, 0x01, 0x00, 0x78, 4],
+            [0, 0, 0, 0, 0, 0, 0xff, 0x01],
+        ]
+    }
+
     private static var gateSeeds: [[UInt8]] {
         func step(_ ms: UInt16, _ tag: UInt8, _ fields: [UInt8] = []) -> [UInt8] {
             [UInt8(ms & 0xff), UInt8(ms >> 8), tag] + fields

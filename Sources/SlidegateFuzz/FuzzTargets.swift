@@ -14,6 +14,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case files
     /// The gate, fed a sequence of inputs and times.
     case gate
+    /// The lock screen's layout over any monitors the X server may report.
+    case layout
 
     package func run(_ bytes: [UInt8]) throws(FuzzFailure) {
         switch self {
@@ -21,6 +23,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .options: try Self.options(bytes)
         case .files: try Self.files(bytes)
         case .gate: try Self.gate(bytes)
+        case .layout: try Self.layout(bytes)
         }
     }
 }

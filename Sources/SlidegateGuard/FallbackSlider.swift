@@ -31,9 +31,11 @@ final class FallbackSlider {
         let dpy = display.pointer
         let bounds = layout.bounds
         XClearWindow(dpy, window)
-        XDrawRectangle(dpy, window, gc, 1, 1, UInt32(max(bounds.width - 2, 1)), UInt32(max(bounds.height - 2, 1)))
+        XDrawRectangle(dpy, window, gc, 1, 1, UInt32(xExtent: bounds.width - 2), UInt32(xExtent: bounds.height - 2))
         let thumb = layout.thumb(at: value)
-        XFillRectangle(dpy, window, gc, Int32(thumb.x), Int32(thumb.y), UInt32(thumb.width), UInt32(thumb.height))
+        XFillRectangle(
+            dpy, window, gc, Int32(xCoordinate: thumb.x), Int32(xCoordinate: thumb.y), UInt32(xExtent: thumb.width),
+            UInt32(xExtent: thumb.height))
     }
 
     /// The window was cleared or resized: the next `draw` paints everything.

@@ -466,7 +466,7 @@ package final class Guard {
     private func sendLayout() {
         send(
             .layout(
-                width: Int(cover.slider.width), height: Int(cover.slider.height),
+                width: Int(pixels: cover.slider.width), height: Int(pixels: cover.slider.height),
                 wheels: pinLength == 0 ? nil : Self.wheelArea(cover)))
     }
 
@@ -639,9 +639,9 @@ package final class Guard {
     /// a picture, which is never kept.
     private static func isFrameKept(_ options: Options, display: XDisplay, settings: UISettings, program: Executable, scale: Double) -> Bool {
         guard options.image == nil else { return false }
-        let slider = LockCover.slider(on: display.primaryMonitor(), geometry: sliderGeometry(options), scale: scale)
-        let width = Int(slider.width)
-        let height = Int(slider.height)
+        let slider = LockPlacement.slider(on: display.sliderMonitor(scale: scale), geometry: sliderGeometry(options), scale: scale)
+        let width = Int(pixels: slider.width)
+        let height = Int(pixels: slider.height)
         let depth = Int(XDefaultDepth(display.pointer, display.screen))
         let file = firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth)
         return file?.holdsFrame(width: width, height: height, depth: depth) ?? false
@@ -681,8 +681,8 @@ package final class Guard {
     /// was shown. The key: what the UI draws with (the timeout's moment aside, which differs
     /// at every lock), the slider's size and depth, and the UI program's file.
     private func showFirstFrame() {
-        let width = Int(cover.slider.width)
-        let height = Int(cover.slider.height)
+        let width = Int(pixels: cover.slider.width)
+        let height = Int(pixels: cover.slider.height)
         let depth = Int(XDefaultDepth(display.pointer, display.screen))
         let settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
         guard let file = Self.firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth) else { return }

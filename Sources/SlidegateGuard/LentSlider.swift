@@ -41,9 +41,9 @@ final class LentSlider {
         else { return nil }
         self.display = display
         bounds = layout.bounds
-        thumbSide = Double(Int(layout.thumbSide))
+        thumbSide = Double(Int(pixels: layout.thumbSide.rounded(.down)))
         windowPicture = XRenderCreatePicture(dpy, window, windowFormat, 0, nil)
-        back = XCreatePixmap(dpy, window, UInt32(bounds.width), UInt32(bounds.height), UInt32(attributes.depth))
+        back = XCreatePixmap(dpy, window, UInt32(xExtent: bounds.width), UInt32(xExtent: bounds.height), UInt32(clamping: attributes.depth))
         backPicture = XRenderCreatePicture(dpy, back, windowFormat, 0, nil)
         track = XRenderCreatePicture(dpy, Drawable(parts.track), argb, 0, nil)
         thumb = XRenderCreatePicture(dpy, Drawable(parts.thumb), argb, 0, nil)
@@ -108,8 +108,8 @@ final class LentSlider {
         let box = area.intersection(placed)
         guard box.width > 0, box.height > 0 else { return }
         XRenderComposite(
-            display.pointer, op, source, mask, target, Int32(box.x - placed.x), Int32(box.y - placed.y), 0, 0, Int32(box.x),
-            Int32(box.y), UInt32(box.width), UInt32(box.height))
+            display.pointer, op, source, mask, target, Int32(xCoordinate: box.x - placed.x), Int32(xCoordinate: box.y - placed.y), 0, 0,
+            Int32(xCoordinate: box.x), Int32(xCoordinate: box.y), UInt32(xExtent: box.width), UInt32(xExtent: box.height))
     }
 
     /// An alpha as Cairo hands it to pixman for a paint at that alpha: 16 bits, rounded

@@ -289,29 +289,8 @@ final class LockCover {
         }
     }
 
-    /// The slider's default size on a monitor: about 7.5 % of its height tall (48 to 120
-    /// pixels at scale 1, those bounds times `scale`), seven times as wide, within the monitor.
-    static func defaultSize(on monitor: Rect, scale: Double) -> (width: Int, height: Int) {
-        let height = Int(min(max(monitor.height * 0.075, 48 * scale), 120 * scale, monitor.height / 3).rounded())
-        let width = min(height * 7, Int(monitor.width) - height)
-        return (max(width, 2 * height), height)
-    }
-
-    /// The slider on the primary monitor: `--slider` relative to its top-left corner, or
-    /// the default size centred horizontally in its lower part.
-    static func slider(on monitor: Rect, geometry: Geometry?, scale: Double) -> Rect {
-        let defaultSize = defaultSize(on: monitor, scale: scale)
-        if let geometry { return geometry.resolve(in: monitor, defaultSize: defaultSize) }
-        let w = Double(defaultSize.width)
-        let h = Double(defaultSize.height)
-        return Rect(
-            x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
-            y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
-    }
-
-    /// Fits the cover to the screen and places the slider (`slider(on:geometry:scale:)`)
-    /// on the primary monitor as the server says it is now; the banner strip and the
-    /// message line follow.
+    /// Fits the cover to the screen and places the slider and what goes with it
+    /// (`LockPlacement.layout`) on the monitors as the server says they are now.
     /// Returns true when any of the windows inside the cover moved or changed size.
     @discardableResult
     func layOut() -> Bool {
@@ -323,85 +302,24 @@ final class LockCover {
             if obscurer != 0 { XMoveResizeWindow(dpy, obscurer, 0, 0, UInt32(size.width), UInt32(size.height)) }
             XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
-        let monitor = display.primaryMonitor()
         let old = inner.map(\.rect)
-        slider = Self.slider(on: monitor, geometry: sliderGeometry, scale: scale)
-        let bannerWidth = min(monitor.width - 32, max(slider.width, 420)).rounded()
-        banner = Rect(
-            x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,
-            height: Self.bannerHeight(forSlider: slider.height, scale: scale))
-        let line = (slider.height * 0.6).rounded()
-        message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
-        if pinLength > 0 {
-            wheels = Self.wheelRow(count: pinLength, above: hasMessage ? message : slider, slider: slider, on: monitor, scale: scale)
-        }
-        if hasClock {
-            let highest = [hasMessage ? message : nil, pinLength > 0 && wheels.y < slider.y ? wheels : nil].compactMap { $0 }
-                .reduce(slider) { $1.y < $0.y ? $1 : $0 }
-            clock = Self.clockArea(above: highest, slider: slider, on: monitor, scale: scale)
-        }
-        if hasSwitchUser {
-            let lowest = pinLength > 0 && wheels.y > slider.y ? wheels : slider
-            switchUser = Self.switchUserButton(below: lowest, slider: slider, on: monitor, scale: scale)
-        }
+        let placed = LockPlacement.layout(
+            monitors: display.monitors(), screen: display.rootRect, slider: sliderGeometry, scale: scale,
+            parts: LockPlacement.Parts(message: hasMessage, pinLength: pinLength, clock: hasClock, switchUser: hasSwitchUser))
+        slider = placed.slider
+        banner = placed.banner
+        message = placed.message
+        wheels = placed.wheels
+        clock = placed.clock
+        switchUser = placed.switchUser
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed
     }
 
-    /// The switch-user button: 0.6 of the slider's height tall, 3.6 times that wide, centred
-    /// between the lowest of what the lock shows (`below`) and the monitor's bottom edge; at
-    /// the monitor's top right, under the banner strip, where there is no room below.
-    static func switchUserButton(below: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
-        let height = (slider.height * 0.6).rounded()
-        let width = min(monitor.width - 32, (height * 3.6).rounded())
-        let room = monitor.maxY - below.maxY
-        guard room >= height * 2 else {
-            let margin = (height * 0.5).rounded()
-            return Rect(
-                x: monitor.maxX - width - margin, y: monitor.y + bannerHeight(forSlider: slider.height, scale: scale) + margin,
-                width: width, height: height)
-        }
-        return Rect(
-            x: (slider.midX - width / 2).rounded(.down), y: (below.maxY + (room - height) / 2).rounded(), width: width, height: height)
-    }
-
-    /// The wheels' row: 2.4 times the slider's height, as wide as the wheels need (at least the
-    /// slider's width, within the monitor), centred above `above` (the slider, or the
-    /// message line) — or below the slider when there is no room above it.
-    static func wheelRow(count: Int, above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
-        let height = (slider.height * 2.4).rounded()
-        let needed = (Double(count) * height * 0.5 * 1.16).rounded()
-        let width = min(monitor.width - 32, max(slider.width, needed))
-        let gap = (slider.height * 0.4).rounded()
-        let x = (slider.midX - width / 2).rounded(.down)
-        let top = above.y - gap - height
-        let y = top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) ? top : slider.maxY + gap
-        return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
-    }
-
-    /// The clock's window: the time about 1.2 slider heights tall over a date line, centred on the
-    /// slider, above the highest of what is above it, and below the banner strip. Where
-    /// there is no room for it (a slider near the top), it is a single pixel of the cover's
-    /// colour, and the UI draws nothing there.
-    static func clockArea(above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
-        let height = (slider.height * 2.2).rounded()
-        let width = min(monitor.width - 32, max(slider.width, 420 * scale)).rounded()
-        let top = above.y - (slider.height * 0.5).rounded() - height
-        guard top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) else {
-            return Rect(x: monitor.x, y: monitor.y, width: 1, height: 1)
-        }
-        return Rect(x: (slider.midX - width / 2).rounded(.down), y: top, width: width, height: height)
-    }
-
-    /// The banner strip's height: a box four fifths of the slider's height (at least 48
-    /// pixels times `scale`), and the 12-pixel margin above it that the renderer keeps.
-    static func bannerHeight(forSlider height: Double, scale: Double) -> Double {
-        max((48 * scale).rounded(), (height * 0.8).rounded()) + 12
-    }
-
     private func place(_ window: Window, _ r: Rect) {
-        XMoveResizeWindow(display.pointer, window, Int32(r.x), Int32(r.y), UInt32(max(r.width, 1)), UInt32(max(r.height, 1)))
+        XMoveResizeWindow(
+            display.pointer, window, Int32(xCoordinate: r.x), Int32(xCoordinate: r.y), UInt32(xExtent: r.width), UInt32(xExtent: r.height))
     }
 
     func raise() {

@@ -90,10 +90,7 @@ package final class XDisplay {
     }
 
     /// A monitor: its rectangle on the root window, and whether it is the primary one.
-    package struct Monitor: Equatable {
-        package var rect: Rect
-        package var primary: Bool
-    }
+    package typealias Monitor = LockPlacement.Monitor
 
     /// The monitors: RandR 1.5's list, else Xinerama's screens, else the whole root window.
     package func monitors() -> [Monitor] {
@@ -179,6 +176,17 @@ package final class XDisplay {
         return window == nil ? (Double(x), Double(y)) : (Double(wx), Double(wy))
     }
 
+    /// The whole root window.
+    package var rootRect: Rect {
+        let size = rootSize()
+        return Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+    }
+
+    /// The monitor the lock's slider goes on (`LockPlacement.sliderMonitor`).
+    package func sliderMonitor(scale: Double) -> Rect {
+        LockPlacement.sliderMonitor(monitors(), screen: rootRect, scale: scale)
+    }
+
     /// The monitor the pointer is on, or the primary one when it is on none.
     package func pointerMonitor() -> Rect {
         guard let p = pointerPosition(), let monitor = monitors().first(where: { $0.rect.contains(x: p.x, y: p.y) }) else {
@@ -190,7 +198,7 @@ package final class XDisplay {
     /// The primary monitor's rectangle, or the first monitor's when none is primary.
     package func primaryMonitor() -> Rect {
         let all = monitors()
-        return (all.first(where: \.primary) ?? all[0]).rect
+        return (all.first(where: \.primary) ?? all.first)?.rect ?? rootRect
     }
 }
 

@@ -264,6 +264,25 @@ import Testing
         unlock(gate)
     }
 
+    /// Any client can add a 9x9 primary monitor (`xrandr --setmonitor '*x' 9/2x9/2+0+0
+    /// none`). Laid out on it, the default slider was 3 px tall and the plain slider the
+    /// guard draws while no UI has drawn trapped on its negative thumb: the lock died. Now
+    /// the slider stays usable on the largest monitor (1280x720: 378x54 at 451,535) and a
+    /// slide there unlocks.
+    @Test func aTinyPrimaryMonitorLeavesTheSliderUsableOnTheLargest() throws {
+        // 30 MB of address space: too little for the UI, so the guard draws the slider.
+        let gate = try Child(
+            "/bin/sh", ["-c", "ulimit -v 30000; exec \"$0\" \"$@\"", slidegatePath, "--background", "#102030", "--foreground", "#ffffff"],
+            environment: ["DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "XDG_CACHE_HOME": "/dev/null"])
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        #expect(eventually(within: 3) { client.brightness(463, 547) > 90 }, "a plain slider: \(gate.standardError)")
+        #expect(try screen.run("/usr/bin/xrandr", "--setmonitor", "*x", "9/2x9/2+0+0", "none") == 0)
+        #expect(eventually(within: 1) { client.brightness(463, 547) > 90 && client.brightness(4, 4) < 90 }, "the slider stays where it was")
+        #expect(gate.isRunning, "the guard lives: \(gate.standardError)")
+        client.drag(from: (478, 562), to: (1100, 562))
+        #expect(gate.wait() == 0, "a real slide on the largest monitor unlocks: \(gate.standardError)")
+    }
+
     @Test func everyMasterDeviceIsGrabbed() throws {
         let early = try #require(client.addMaster("early"))
         let gate = try lock()

@@ -1,0 +1,167 @@
+/// Where the lock screen puts its slider among the monitors the X server reports. Any
+/// client can set those (`xrandr --setmonitor` makes a 1x1 primary monitor), so this is
+/// total over every set of monitors: none, tiny ones, negative offsets, thousands of pixels.
+package enum LockPlacement {
+    /// A monitor as the server reports it.
+    package struct Monitor: Equatable, Sendable {
+        package var rect: Rect
+        package var primary: Bool
+
+        package init(rect: Rect, primary: Bool) {
+            self.rect = rect
+            self.primary = primary
+        }
+    }
+
+    /// The least height of a slider at scale 1, as `--slider` must give (`Options.checkSize`).
+    package static let minimumSliderHeight = 24.0
+
+    /// Whether `monitor` holds a usable slider: three of the smallest sliders tall (the
+    /// slider, its banner and clock) and five wide.
+    package static func holdsSlider(_ monitor: Rect, scale: Double) -> Bool {
+        let least = minimumSliderHeight * scale
+        return monitor.width >= 5 * least && monitor.height >= 3 * least
+    }
+
+    /// The monitor the slider goes on: the primary one (else the first), unless it is too
+    /// small for a usable slider; then the largest one (by area; the first of equals). With
+    /// no monitor at all, `screen` (the root window).
+    package static func sliderMonitor(_ monitors: [Monitor], screen: Rect, scale: Double) -> Rect {
+        guard let chosen = monitors.first(where: \.primary) ?? monitors.first else { return screen }
+        if holdsSlider(chosen.rect, scale: scale) { return chosen.rect }
+        let largest = monitors.max { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height }
+        return largest?.rect ?? screen
+    }
+
+    /// The slider's size without `--slider`: 7.5 % of the monitor's height (48 to 120
+    /// pixels times `scale`, at most a third of the monitor), seven times as wide within the
+    /// monitor — and never less than the smallest usable slider, `minimumSliderHeight`
+    /// tall and twice that wide, whatever the monitor.
+    package static func defaultSliderSize(on monitor: Rect, scale: Double) -> (width: Int, height: Int) {
+        let least = max(Int(pixels: minimumSliderHeight * scale), 1)
+        let height = max(Int(pixels: min(max(monitor.height * 0.075, 48 * scale), 120 * scale, monitor.height / 3)), least)
+        let width = min(height * 7, Int(pixels: monitor.width) - height)
+        return (max(width, 2 * height), height)
+    }
+
+    /// What the lock shows besides the slider and the banner strip.
+    package struct Parts: Equatable, Sendable {
+        package var message: Bool
+        package var pinLength: Int
+        package var clock: Bool
+        package var switchUser: Bool
+
+        package init(message: Bool = false, pinLength: Int = 0, clock: Bool = false, switchUser: Bool = false) {
+            self.message = message
+            self.pinLength = pinLength
+            self.clock = clock
+            self.switchUser = switchUser
+        }
+    }
+
+    /// Where everything goes, on the root window. A part the lock does not show has an
+    /// empty rectangle.
+    package struct Layout: Equatable, Sendable {
+        package var slider: Rect
+        package var banner: Rect
+        package var message: Rect
+        package var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
+        package var clock = Rect(x: 0, y: 0, width: 0, height: 0)
+        package var switchUser = Rect(x: 0, y: 0, width: 0, height: 0)
+
+        /// Every rectangle the lock places.
+        package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser] }
+    }
+
+    /// The lock screen's layout on `monitors` (`screen` when there are none): the slider
+    /// on `sliderMonitor`, at `--slider` (`geometry`) or its default place; the banner
+    /// strip at that monitor's top; the message line, the wheels, the clock and the
+    /// switch-user button around the slider.
+    package static func layout(monitors: [Monitor], screen: Rect, slider geometry: Geometry?, scale: Double, parts: Parts) -> Layout {
+        let monitor = sliderMonitor(monitors, screen: screen, scale: scale)
+        let slider = slider(on: monitor, geometry: geometry, scale: scale)
+        let bannerWidth = max(min(monitor.width - 32, max(slider.width, 420)).rounded(), 1)
+        let banner = Rect(
+            x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,
+            height: bannerHeight(forSlider: slider.height, scale: scale))
+        let line = (slider.height * 0.6).rounded()
+        let message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
+        var placed = Layout(slider: slider, banner: banner, message: message)
+        if parts.pinLength > 0 {
+            placed.wheels = wheelRow(count: parts.pinLength, above: parts.message ? message : slider, slider: slider, on: monitor, scale: scale)
+        }
+        if parts.clock {
+            let highest = [parts.message ? message : nil, parts.pinLength > 0 && placed.wheels.y < slider.y ? placed.wheels : nil]
+                .compactMap { $0 }.reduce(slider) { $1.y < $0.y ? $1 : $0 }
+            placed.clock = clockArea(above: highest, slider: slider, on: monitor, scale: scale)
+        }
+        if parts.switchUser {
+            let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
+            placed.switchUser = switchUserButton(below: lowest, slider: slider, on: monitor, scale: scale)
+        }
+        return placed
+    }
+
+    /// The slider on `monitor`: `--slider` relative to its top-left corner, or the default
+    /// size centred horizontally in its lower part.
+    package static func slider(on monitor: Rect, geometry: Geometry?, scale: Double) -> Rect {
+        let defaultSize = defaultSliderSize(on: monitor, scale: scale)
+        if let geometry { return geometry.resolve(in: monitor, defaultSize: defaultSize) }
+        let w = Double(defaultSize.width)
+        let h = Double(defaultSize.height)
+        return Rect(
+            x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
+            y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
+    }
+
+    /// The switch-user button: 0.6 of the slider's height tall, 3.6 times that wide, centred
+    /// between the lowest of what the lock shows (`below`) and the monitor's bottom edge; at
+    /// the monitor's top right, under the banner strip, where there is no room below.
+    package static func switchUserButton(below: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
+        let height = (slider.height * 0.6).rounded()
+        let width = max(min(monitor.width - 32, (height * 3.6).rounded()), 1)
+        let room = monitor.maxY - below.maxY
+        guard room >= height * 2 else {
+            let margin = (height * 0.5).rounded()
+            return Rect(
+                x: monitor.maxX - width - margin, y: monitor.y + bannerHeight(forSlider: slider.height, scale: scale) + margin,
+                width: width, height: height)
+        }
+        return Rect(
+            x: (slider.midX - width / 2).rounded(.down), y: (below.maxY + (room - height) / 2).rounded(), width: width, height: height)
+    }
+
+    /// The wheels' row: 2.4 times the slider's height, as wide as the wheels need (at least the
+    /// slider's width, within the monitor), centred above `above` (the slider, or the
+    /// message line) — or below the slider when there is no room above it.
+    package static func wheelRow(count: Int, above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
+        let height = (slider.height * 2.4).rounded()
+        let needed = (Double(count) * height * 0.5 * 1.16).rounded()
+        let width = max(min(monitor.width - 32, max(slider.width, needed)), 1)
+        let gap = (slider.height * 0.4).rounded()
+        let x = (slider.midX - width / 2).rounded(.down)
+        let top = above.y - gap - height
+        let y = top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) ? top : slider.maxY + gap
+        return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
+    }
+
+    /// The clock's window: the time about 1.2 slider heights tall over a date line, centred on the
+    /// slider, above the highest of what is above it, and below the banner strip. Where
+    /// there is no room for it (a slider near the top), it is a single pixel of the cover's
+    /// colour, and the UI draws nothing there.
+    package static func clockArea(above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
+        let height = (slider.height * 2.2).rounded()
+        let width = max(min(monitor.width - 32, max(slider.width, 420 * scale)).rounded(), 1)
+        let top = above.y - (slider.height * 0.5).rounded() - height
+        guard top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) else {
+            return Rect(x: monitor.x, y: monitor.y, width: 1, height: 1)
+        }
+        return Rect(x: (slider.midX - width / 2).rounded(.down), y: top, width: width, height: height)
+    }
+
+    /// The banner strip's height: a box four fifths of the slider's height (at least 48
+    /// pixels times `scale`), and the 12-pixel margin above it that the renderer keeps.
+    package static func bannerHeight(forSlider height: Double, scale: Double) -> Double {
+        max((48 * scale).rounded(), (height * 0.8).rounded()) + 12
+    }
+}
