@@ -442,7 +442,31 @@ extension Options {
         let windowed = (config + enforced + commandLine).contains { $0.option.name == "geometry" }
         let inMode: (Given) -> Bool = { $0.option.modes != (windowed ? .lock : .windowed) }
         let (fromFile, given, rules) = try applyingEnforced(enforced.filter(inMode), to: config.filter(inMode), commandLine)
-        return (fromFile + given + rules, commandLine)
+        let pinned = try pinnedByEnforcedAuth(enforced.filter(inMode), windowed: windowed, fromFile, given)
+        return (pinned.config + pinned.commandLine + rules, commandLine)
+    }
+
+    /// The lock-mode settings that open the lock without `--auth` or run a command while it
+    /// is up: with an enforced `auth` each is what the enforced file sets, or none.
+    package static let pinnedByEnforcedAuth = ["grace", "timeout", "key-command", "switch-user-command"]
+
+    /// With an enforced `auth`, a user's value of a `pinnedByEnforcedAuth` setting the
+    /// enforced file does not set is exit 2 naming both (the enforced `auth` would be
+    /// bypassed: `--grace` opens by slide, `--timeout` ends the lock, a key command can kill
+    /// the guard); the system file's is dropped, as it never overrides an enforced setting.
+    private static func pinnedByEnforcedAuth(_ rules: [Given], windowed: Bool, _ config: [Given], _ commandLine: [Given]) throws(UserError)
+        -> (config: [Given], commandLine: [Given])
+    {
+        guard !windowed, let auth = rules.last(where: { $0.option.name == "auth" }) else { return (config, commandLine) }
+        let pinned = pinnedByEnforcedAuth.filter { name in !rules.contains { $0.option.name == name } }
+        if let given = (config + commandLine).first(where: { pinned.contains($0.option.name) && $0.origin.layer != .system }) {
+            let name = given.option.name
+            let shown = [given.value].compactMap { $0 }.map { " " + $0 }.joined()
+            throw UserError(
+                "\(given.origin.naming(name))\(shown): enforced by \(auth.origin.place) (auth=\(auth.value ?? ""): no \(name) unless that file sets one)",
+                status: .usage)
+        }
+        return (config.filter { !pinned.contains($0.option.name) }, commandLine)
     }
 
     /// The enforced settings against the files' and the command line's: each value must be

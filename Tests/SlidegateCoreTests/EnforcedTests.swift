@@ -52,6 +52,23 @@ import Testing
         #expect(refusal(["--auth", "pam", "--grace", "9"], enforced: "grace=5\n") != nil)
     }
 
+    /// An enforced `auth` with nothing said of what can bypass it: `--grace 31622400`
+    /// opened by slide, `--timeout 1` ended the lock, `--key-command 'F12=kill -9 $PPID'`
+    /// killed the guard from the locked screen. Each is now none unless the file sets it.
+    @Test func anEnforcedAuthPinsWhatCouldBypassIt() throws {
+        let rules = "auth=pam\n"
+        #expect(refusal(["--auth", "pam", "--grace", "31622400"], enforced: rules) == "--grace 31622400: enforced by /etc/slidegate/enforced:1 (auth=pam: no grace unless that file sets one)")
+        #expect(refusal(["--timeout", "1"], enforced: rules)?.hasPrefix("--timeout 1: enforced by /etc/slidegate/enforced:1") == true)
+        #expect(refusal(["--key-command", "F12=kill -9 $PPID"], enforced: "auth=pam\ngrace=5\nshow-failed-attempts\n") != nil, "the README's workstation")
+        #expect(refusal(["--switch-user-command", "true"], enforced: rules) != nil)
+        #expect(refusal([], user: "grace=3\n", enforced: rules) == "/home/u/config:1: grace 3: enforced by /etc/slidegate/enforced:1 (auth=pam: no grace unless that file sets one)")
+        let fromSystem = try options([], system: "grace=3\ntimeout=60\n", enforced: rules)
+        #expect(fromSystem.grace == 0 && fromSystem.timeout == nil, "the system file's are dropped")
+        #expect(try options(["--auth", "pam", "--grace", "2"], enforced: "auth=pam\ngrace=5\n").grace == 2, "what the file sets binds as before")
+        #expect(try options(["--timeout", "1"], enforced: "timeout=30\n").timeout == 1, "without an enforced auth nothing is pinned")
+        #expect(try options(["--geometry", "400x60", "--timeout", "1"], enforced: rules).timeout == 1, "a window is no lock")
+    }
+
     @Test func theSystemFileNeverOverridesAnEnforcedSetting() throws {
         let given = try options([], system: "timeout=300\nauth=none\n", enforced: "timeout=30\nauth=pam\n")
         #expect(given.timeout == 30 && given.auth == .pam)
