@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <math.h>
 #include <poll.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +70,10 @@ int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout) {
         limit_pointer = &limit;
     }
     return ppoll(fds, (nfds_t)count, limit_pointer, NULL);
+}
+
+int sg_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
 int sg_forbid_core_dumps(void) {

@@ -1,3 +1,4 @@
+import CXShim
 import Glibc
 import SlidegateCore
 
@@ -19,16 +20,17 @@ package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
 /// A process slidegate started: the unlock command, the lock-mode UI or the authentication
 /// helper. It starts with an empty signal mask and default dispositions (slidegate blocks
 /// the signals it reads from a signalfd, and a blocked mask survives exec), no descriptors
-/// but 0-2 and the ones given, and an `oom_score_adj` of 0 even when the guard protects
-/// itself with -1000.
+/// but 0-2 and the ones given — every other is closed in the spawn, close-on-exec or not —
+/// and an `oom_score_adj` of 0 even when the guard protects itself with -1000.
 package final class ChildProcess {
     package let pid: pid_t
     package let started: Double
     package private(set) var exit: ChildExit?
 
     /// Starts `path` with `arguments` (argv[0] first); `descriptors` maps a descriptor in
-    /// the child to one here.
-    package init(_ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:]) throws(SystemError) {
+    /// the child to one here. `executing`: the descriptor `path` names (/proc/self/fd/N),
+    /// which stays open until the exec (it is close-on-exec).
+    package init(_ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:], executing: Int32? = nil) throws(SystemError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -53,6 +55,15 @@ package final class ChildProcess {
             }
             posix_spawn_file_actions_adddup2(&actions, parent, child)
         }
+        // Then nothing else: a descriptor this process inherited without close-on-exec (from
+        // whoever started slidegate) must not reach a key command, the UI or a helper.
+        let kept = Set(descriptors.keys).union([0, 1, 2]).union(executing.map { [$0] } ?? [])
+        let top = kept.max() ?? 2
+        for fd in 3..<max(top, 3) where !kept.contains(fd) && fcntl(fd, F_GETFD) >= 0 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        let closing = sg_spawn_close_from(&actions, top + 1)
+        guard closing == 0 else { throw SystemError("cannot start \(arguments.first ?? path)", code: closing) }
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child = pid_t()
@@ -161,11 +172,12 @@ package final class Executable {
         // The child's descriptors are set before it executes the file: one that lands on this
         // descriptor's number would be executed instead, so the file goes through a copy above them.
         guard let highest = descriptors.keys.max(), highest >= descriptor.rawValue else {
-            return try ChildProcess("/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors)
+            return try ChildProcess(
+                "/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors, executing: descriptor.rawValue)
         }
         let copy = try retryingInterrupts("fcntl F_DUPFD_CLOEXEC") { fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, highest + 1) }
         defer { close(copy) }
-        return try ChildProcess("/proc/self/fd/\(copy)", [path] + arguments, descriptors: descriptors)
+        return try ChildProcess("/proc/self/fd/\(copy)", [path] + arguments, descriptors: descriptors, executing: copy)
     }
 }
 

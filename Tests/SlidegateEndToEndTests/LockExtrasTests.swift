@@ -35,6 +35,34 @@ import Testing
         #expect(gate.wait() == 0, "the key typed nothing into the password: \(gate.standardError)")
     }
 
+    /// A descriptor slidegate inherited without close-on-exec (from whatever started it)
+    /// reached every child: key commands, the UI, the helpers. Now each gets 0-2 and its own.
+    @Test func anInheritedDescriptorReachesNoChild() throws {
+        let secret = directory + "/inherited"
+        let fd = open(secret, O_RDWR | O_CREAT, 0o600)
+        #expect(fd > 2)
+        defer { close(fd) }
+        let gate = try screen.slidegate(
+            LockModeTests.arguments + ["--auth", "pam", "--pam-service", "slidegate", "--key-command", "XF86AudioRaiseVolume=ls -l /proc/$$/fd/ >> \(log)"],
+            environment: pam.environment, keep: [fd])
+        #expect(eventually { covered() && thumbShown(at: 0) }, "locked: \(gate.standardError)")
+        let opened = { (pid: pid_t) -> [String] in
+            (0..<64).compactMap { n in
+                var buffer = [CChar](repeating: 0, count: 4096)
+                let length = readlink("/proc/\(pid)/fd/\(n)", &buffer, 4095)
+                return length > 0 ? String(terminated: Array(buffer.prefix(length)) + [0]) : nil
+            }
+        }
+        #expect(opened(gate.pid).contains(secret), "the guard itself has it, as it was given")
+        let ui = try #require(uiChild(of: gate.pid))
+        #expect(!opened(ui).contains(secret), "the UI has not")
+        client.key(0x1008_FF13)
+        #expect(eventually { contents(of: log).contains("->") }, "the key ran its command: \(gate.standardError)")
+        #expect(!contents(of: log).contains(secret), "nor has a key command: \(contents(of: log))")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func aKeyThatTypesIsRefusedBeforeAnythingIsLocked() throws {
         let gate = try screen.slidegate(LockModeTests.arguments + ["--key-command", "Return=echo no >> \(log)"])
         #expect(gate.wait() == 2)

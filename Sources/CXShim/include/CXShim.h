@@ -6,6 +6,7 @@
 #include <X11/Xutil.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 
@@ -27,6 +28,10 @@ void sg_image_destroy(XImage *image);
 /* ppoll with the timeout in seconds (negative: no limit); ppoll needs _GNU_SOURCE, which
    Swift's Glibc module does not define. Returns ppoll's result (-1 with errno). */
 int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout);
+
+/* posix_spawn_file_actions_addclosefrom_np (glibc 2.34; it needs _GNU_SOURCE): the child
+   closes every descriptor from `from` up before it executes. */
+int sg_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 /* Gives pages no longer needed back to the kernel: malloc_trim(0), then MADV_DONTNEED on
    every read-only, file-backed private mapping that has no copied pages (from
