@@ -135,6 +135,30 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// xss-lock --transfer-sleep-lock and --grace 5: the grace ran on a clock that stops in
+    /// suspend, and a slide on resume opened the lock. A lock taken for sleep has no grace.
+    @Test func aLockTakenForSleepHasNoGrace() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let gate = try screen.slidegate(
+            LockModeTests.arguments + ["--auth", "pam", "--pam-service", "slidegate", "--grace", "30"],
+            environment: pam.environment.merging(["XSS_SLEEP_LOCK_FD": "\(fds[1])"]) { $1 }, keep: [fds[1]])
+        close(fds[1])
+        var byte: UInt8 = 0
+        #expect(eventually { read(fds[0], &byte, 1) == 0 }, "the sleep lock is let go once locked: \(gate.standardError)")
+        #expect(eventually { covered() && thumbShown(at: 0) })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(eventually { stageOpen() }, "the password stage opened: \(gate.standardError)")
+        client.type("wrong")
+        #expect(eventually { errorBannerShows() }, "a wrong password is refused: the slide alone did not open it")
+        #expect(gate.isRunning && covered())
+        // A second after a refusal, typing works again.
+        sleep(seconds: 1.2)
+        client.type(AuthTests.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     @Test func afterTheGraceThePasswordIsAsked() throws {
         let gate = try lockWith("pam", ["--grace", "0.5"])
         sleep(seconds: 1)
