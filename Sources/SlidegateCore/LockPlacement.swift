@@ -24,12 +24,13 @@ package enum LockPlacement {
     }
 
     /// The monitor the slider goes on: the primary one (else the first), unless it is too
-    /// small for a usable slider; then the largest one (by area; the first of equals). With
-    /// no monitor at all, `screen` (the root window).
+    /// small for a usable slider; then the largest one that holds it (by area; the first of
+    /// equals), else the largest. With no monitor at all, `screen` (the root window).
     package static func sliderMonitor(_ monitors: [Monitor], screen: Rect, scale: Double) -> Rect {
         guard let chosen = monitors.first(where: \.primary) ?? monitors.first else { return screen }
         if holdsSlider(chosen.rect, scale: scale) { return chosen.rect }
-        let largest = monitors.max { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height }
+        let holding = monitors.filter { holdsSlider($0.rect, scale: scale) }
+        let largest = (holding.isEmpty ? monitors : holding).max { $0.rect.width * $0.rect.height < $1.rect.width * $1.rect.height }
         return largest?.rect ?? screen
     }
 
