@@ -66,9 +66,12 @@ package enum LockPlacement {
         package var slider: Rect
         package var banner: Rect
         package var message: Rect
-        package var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
-        package var clock = Rect(x: 0, y: 0, width: 0, height: 0)
-        package var switchUser = Rect(x: 0, y: 0, width: 0, height: 0)
+        package var wheels = Rect.zero
+        package var clock = Rect.zero
+        package var switchUser = Rect.zero
+
+        /// Nothing placed yet.
+        package static let empty = Layout(slider: .zero, banner: .zero, message: .zero)
 
         /// Every rectangle the lock places.
         package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser] }

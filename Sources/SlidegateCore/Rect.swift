@@ -12,6 +12,9 @@ package struct Rect: Equatable, Sendable {
         self.height = height
     }
 
+    /// The empty rectangle at the origin.
+    package static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
     package var maxX: Double { x + width }
     package var maxY: Double { y + height }
     package var midX: Double { x + width / 2 }

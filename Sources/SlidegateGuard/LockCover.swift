@@ -16,11 +16,9 @@ final class LockCover {
     private let background: Color
     private let sliderGeometry: Geometry?
     private let shapeEventBase: Int32?
-    private let hasMessage: Bool
-    /// Whether there is a switch-user button (`--switch-user-command`).
-    private let hasSwitchUser: Bool
-    /// How many PIN wheels there are (0: none).
-    private let pinLength: Int
+    /// What the lock shows besides the slider and the banner strip: the message line, the
+    /// PIN wheels, the clock, the switch-user button.
+    private let parts: LockPlacement.Parts
     /// `--scale`: the factor for the sizes the cover chooses itself.
     private let scale: Double
     /// The Composite overlay window, held while locked: it is above every other window,
@@ -48,15 +46,14 @@ final class LockCover {
     private(set) var clockWindow: Window = 0
     /// The switch-user button, when there is one.
     private(set) var switchUserWindow: Window = 0
-    private let hasClock: Bool
-    /// The slider's rectangle on the root window.
-    private(set) var slider = Rect(x: 0, y: 0, width: 0, height: 0)
-    /// The banner strip's and the message line's rectangles on the root window.
-    private(set) var banner = Rect(x: 0, y: 0, width: 0, height: 0)
-    private(set) var message = Rect(x: 0, y: 0, width: 0, height: 0)
-    private(set) var wheels = Rect(x: 0, y: 0, width: 0, height: 0)
-    private(set) var clock = Rect(x: 0, y: 0, width: 0, height: 0)
-    private(set) var switchUser = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Where everything inside the cover is, on the root window (`layOut`).
+    private var placed = LockPlacement.Layout.empty
+    var slider: Rect { placed.slider }
+    var banner: Rect { placed.banner }
+    var message: Rect { placed.message }
+    var wheels: Rect { placed.wheels }
+    var clock: Rect { placed.clock }
+    var switchUser: Rect { placed.switchUser }
     /// The window that had the keyboard focus before the lock took it.
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
@@ -66,13 +63,10 @@ final class LockCover {
         switchUser: Bool, scale: Double
     ) throws(UserError) {
         self.scale = scale
-        hasSwitchUser = switchUser
-        hasClock = clock
+        parts = LockPlacement.Parts(message: message, pinLength: pinLength, clock: clock, switchUser: switchUser)
         self.display = display
         self.background = background
         sliderGeometry = geometry
-        hasMessage = message
-        self.pinLength = pinLength
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
@@ -191,9 +185,9 @@ final class LockCover {
 
     /// The windows inside the cover, with where each belongs.
     private var inner: [(window: Window, rect: Rect)] {
-        [(sliderWindow, slider), (bannerWindow, banner)] + (hasMessage ? [(messageWindow, message)] : [])
-            + (pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (hasClock ? [(clockWindow, clock)] : [])
-            + (hasSwitchUser ? [(switchUserWindow, switchUser)] : [])
+        [(sliderWindow, slider), (bannerWindow, banner)] + (parts.message ? [(messageWindow, message)] : [])
+            + (parts.pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (parts.clock ? [(clockWindow, clock)] : [])
+            + (parts.switchUser ? [(switchUserWindow, switchUser)] : [])
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -222,13 +216,13 @@ final class LockCover {
         func child() -> Window {
             XCreateWindow(dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
         }
-        slider = Rect(x: 0, y: 0, width: 0, height: 0)
+        placed = .empty
         sliderWindow = child()
         bannerWindow = child()
-        messageWindow = hasMessage ? child() : 0
-        wheelsWindow = pinLength > 0 ? child() : 0
-        clockWindow = hasClock ? child() : 0
-        switchUserWindow = hasSwitchUser ? child() : 0
+        messageWindow = parts.message ? child() : 0
+        wheelsWindow = parts.pinLength > 0 ? child() : 0
+        clockWindow = parts.clock ? child() : 0
+        switchUserWindow = parts.switchUser ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }
@@ -303,15 +297,7 @@ final class LockCover {
             XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
         }
         let old = inner.map(\.rect)
-        let placed = LockPlacement.layout(
-            monitors: display.monitors(), screen: display.rootRect, slider: sliderGeometry, scale: scale,
-            parts: LockPlacement.Parts(message: hasMessage, pinLength: pinLength, clock: hasClock, switchUser: hasSwitchUser))
-        slider = placed.slider
-        banner = placed.banner
-        message = placed.message
-        wheels = placed.wheels
-        clock = placed.clock
-        switchUser = placed.switchUser
+        placed = LockPlacement.layout(monitors: display.monitors(), screen: display.rootRect, slider: sliderGeometry, scale: scale, parts: parts)
         let changed = inner.map(\.rect) != old
         if changed { inner.forEach(place) }
         return changed

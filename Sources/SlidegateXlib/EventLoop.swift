@@ -64,7 +64,7 @@ package final class EventLoop {
             // 0 would disarm: a moment already past fires at once.
             let at = max(moment, 1e-9)
             let whole = at.rounded(.down)
-            spec.it_value = timespec(tv_sec: Int(clamping: Int64(exactly: whole) ?? Int64.max), tv_nsec: Int(exactly: ((at - whole) * 1e9).rounded(.down)) ?? 0)
+            spec.it_value = timespec(tv_sec: Int(exactly: whole) ?? Int.max, tv_nsec: Int(exactly: ((at - whole) * 1e9).rounded(.down)) ?? 0)
         }
         timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
