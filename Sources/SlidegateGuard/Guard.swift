@@ -153,12 +153,35 @@ package final class Guard {
                 early = Self.startEarly(program, socket: &nextSocket)
             }
         }
-        grabs = try InputGrabs(display: display)
+        let (coverDisplay, coverScale, coverPins, watch) = (display, scale, pinLength, signals)
+        let makeCover = { () throws(UserError) -> LockCover in
+            try LockCover(
+                display: coverDisplay, background: options.background, slider: Self.sliderGeometry(options),
+                message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
+                switchUser: options.switchUserCommand != nil, scale: coverScale)
+        }
+        // A lock taken for sleep whose grab another client keeps (a button held down on its
+        // window) must not give up, or the machine sleeps unlocked: the cover goes up and the
+        // grab is tried until it succeeds, the sleep lock held until then.
+        var coveredFirst: LockCover?
+        grabs = try InputGrabs(
+            display: display,
+            persistence: sleepLock == nil
+                ? .giveUp
+                : .keepTrying(
+                    tooLong: { () throws(UserError) in coveredFirst = try makeCover() },
+                    meanwhile: { () throws(UserError) in
+                        coveredFirst?.raise()
+                        if let signal = watch.takeTermination() {
+                            throw UserError("ended by signal \(signal) before the grabs were taken", status: .signal(signal))
+                        }
+                    }))
         StartupTrace.mark("guard:grabbed")
-        cover = try LockCover(
-            display: display, background: options.background, slider: Self.sliderGeometry(options),
-            message: options.message != nil, pinLength: pinLength, clock: options.showsClock,
-            switchUser: options.switchUserCommand != nil, scale: scale)
+        if let coveredFirst {
+            cover = coveredFirst
+        } else {
+            cover = try makeCover()
+        }
         StartupTrace.mark("guard:covered")
         blanking = Blanking(display)
         let now = boottimeNow()

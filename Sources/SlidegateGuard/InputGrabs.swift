@@ -52,9 +52,19 @@ final class InputGrabs {
         ButtonPressMask | ButtonReleaseMask | PointerMotionMask | (motionHints ? PointerMotionHintMask : 0)
     }
 
-    /// Takes the core grabs (retrying for `grabPatience` seconds; throws when another client
-    /// keeps one), then the other masters and MouseKeys.
-    init(display: XDisplay) throws(UserError) {
+    /// What to do when the core grabs have failed for `grabPatience` seconds.
+    enum Persistence {
+        /// Give up: throw, naming the grab another client keeps (a lock started by hand).
+        case giveUp
+        /// Keep trying until they succeed (a lock taken for sleep, which must not end in an
+        /// unlocked suspend): `tooLong` runs once, when the patience is over, and `meanwhile`
+        /// after every try; either may throw to end the wait.
+        case keepTrying(tooLong: () throws(UserError) -> Void, meanwhile: () throws(UserError) -> Void)
+    }
+
+    /// Takes the core grabs (retrying for `grabPatience` seconds, then as `persistence`
+    /// says), then the other masters and MouseKeys.
+    init(display: XDisplay, persistence: Persistence = .giveUp) throws(UserError) {
         self.display = display
         let dpy = display.pointer
         var opcode: Int32 = 0
@@ -70,7 +80,7 @@ final class InputGrabs {
         var xkbMajor = Int32(XkbMajorVersion)
         var xkbMinor = Int32(XkbMinorVersion)
         xkbEventType = XkbQueryExtension(dpy, &opcode, &event, &error, &xkbMajor, &xkbMinor) != 0 ? event : nil
-        try grabCore()
+        try grabCore(persistence)
         keyboardHeld = true
         pointerHeld = true
         if inputOpcode != nil {
@@ -117,15 +127,16 @@ final class InputGrabs {
     }
 
     /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`
-    /// seconds; between tries input focus moves to a window of ours so that menus holding
-    /// a grab close.
-    private func grabCore() throws(UserError) {
+    /// seconds, then as `persistence` says; between tries input focus moves to a window of
+    /// ours so that menus holding a grab close.
+    private func grabCore(_ persistence: Persistence) throws(UserError) {
         let dpy = display.pointer
         let start = boottimeNow()
         var keyboard: Int32 = GrabNotViewable
         var pointer: Int32 = GrabNotViewable
         var focusWindow: Window = 0
         var notice: LockingNotice?
+        var saidTooLong = false
         defer {
             if focusWindow != 0 { XDestroyWindow(dpy, focusWindow) }
         }
@@ -134,7 +145,15 @@ final class InputGrabs {
             if pointer != GrabSuccess { pointer = grabPointer() }
             if keyboard == GrabSuccess && pointer == GrabSuccess { return }
             let elapsed = boottimeNow() - start
-            if elapsed >= Self.grabPatience { break }
+            if elapsed >= Self.grabPatience {
+                guard case .keepTrying(let tooLong, let meanwhile) = persistence else { break }
+                if !saidTooLong {
+                    saidTooLong = true
+                    report("\(Self.failure(keyboard: keyboard, pointer: pointer)); covering the screen and trying until it succeeds")
+                    try tooLong()
+                }
+                try meanwhile()
+            }
             if focusWindow == 0 {
                 var attributes = XSetWindowAttributes()
                 attributes.override_redirect = 1
@@ -151,10 +170,13 @@ final class InputGrabs {
         if keyboard == GrabSuccess { XUngrabKeyboard(dpy, UInt(CurrentTime)) }
         if pointer == GrabSuccess { XUngrabPointer(dpy, UInt(CurrentTime)) }
         XSync(dpy, 0)
+        throw UserError("cannot lock: \(Self.failure(keyboard: keyboard, pointer: pointer))", status: .noDisplayOrLock)
+    }
+
+    /// Which grab failed, and why, for messages.
+    private static func failure(keyboard: Int32, pointer: Int32) -> String {
         let (what, result) = keyboard != GrabSuccess ? ("keyboard", keyboard) : ("pointer", pointer)
-        throw UserError(
-            "cannot lock: the \(what) grab failed (\(Self.grabResultName(result))) for \(Self.grabPatience) s; another client holds it",
-            status: .noDisplayOrLock)
+        return "the \(what) grab failed (\(grabResultName(result))) for \(grabPatience) s; another client holds it"
     }
 
     /// Grabs, through XInput 2, each master pointer and keyboard other than the core pair

@@ -26,6 +26,17 @@ package final class SignalWatch {
         close(fileDescriptor)
     }
 
+    /// A terminating signal that has arrived, taken; nil when none has. The others stay
+    /// pending for `pending()`.
+    package func takeTermination() -> Int32? {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in Self.terminating { sigaddset(&set, signal) }
+        var now = timespec()
+        let signal = sigtimedwait(&set, nil, &now)
+        return signal > 0 ? signal : nil
+    }
+
     /// The signals that have arrived since the last call.
     package func pending() -> [Int32] {
         var signals: [Int32] = []

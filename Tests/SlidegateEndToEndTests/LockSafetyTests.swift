@@ -112,6 +112,42 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// xsecurelock #192: a mouse button held down on another client's window when a lock
+    /// for sleep starts (its pointer grab fails). The lock gave up after 1 s with exit 3,
+    /// xss-lock let the sleep lock go, and the machine slept unlocked. Now the cover goes up,
+    /// the sleep lock is held and the grab is tried until the button is let go.
+    @Test func aButtonHeldElsewhereDoesNotEndALockForSleep() throws {
+        let other = try Client(screen)
+        other.pressHeldOnAWindowOfItsOwn(by: client)
+        #expect(!client.canGrabPointer(), "the press gave the other client the pointer")
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let gate = try screen.slidegate(LockModeTests.arguments, environment: ["XSS_SLEEP_LOCK_FD": "\(fds[1])"], keep: [fds[1]])
+        close(fds[1])
+        defer { close(fds[0]) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        var byte: UInt8 = 0
+        #expect(eventually { gate.standardError.contains("the pointer grab failed (AlreadyGrabbed) for 1.0 s; another client holds it; covering the screen") })
+        #expect(eventually(within: 1) { covered() }, "the cover is up while the grab is fought for")
+        #expect(gate.isRunning, "no exit 3: \(gate.standardError)")
+        #expect(read(fds[0], &byte, 1) == -1 && errno == EAGAIN, "the sleep lock is still held")
+        client.button(false)
+        #expect(eventually { read(fds[0], &byte, 1) == 0 }, "let go once grabbed")
+        #expect(!client.canGrabKeyboard() && !client.canGrabPointer() && covered())
+        #expect(eventually { thumbShown(at: 0) })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    @Test func aLockStartedByHandStillGivesUpWhenAButtonIsHeldElsewhere() throws {
+        let other = try Client(screen)
+        other.pressHeldOnAWindowOfItsOwn(by: client)
+        defer { client.button(false) }
+        let gate = try screen.slidegate(LockModeTests.arguments)
+        #expect(gate.wait() == 3)
+        #expect(gate.standardError.contains("cannot lock: the pointer grab failed (AlreadyGrabbed) for 1.0 s"), "\(gate.standardError)")
+    }
+
     @Test func forkReturnsOnlyOnceLocked() throws {
         let parent = try screen.slidegate(LockModeTests.arguments + ["--fork"])
         #expect(parent.wait() == 0)
@@ -281,4 +317,23 @@ final class MockLogind {
 
     /// The session's Unlock signal, as `loginctl unlock-session` has logind send it.
     func unlockSession() -> Bool { bus.call("org.freedesktop.login1", Self.session, "org.freedesktop.login1.Session.Unlock") }
+}
+
+extension Client {
+    /// A 200x200 window of this client's at (600, 400) that takes button presses, and a
+    /// button pressed on it through `injector` (XTest) and held: the server gives this client
+    /// the pointer until the button is let go, as a menu's press does.
+    func pressHeldOnAWindowOfItsOwn(by injector: Client) {
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.event_mask = ButtonPressMask | ButtonReleaseMask
+        let window = XCreateWindow(
+            display, root, 600, 400, 200, 200, 0, 24, UInt32(InputOutput), nil, UInt(CWOverrideRedirect | CWEventMask), &attributes)
+        XMapRaised(display, window)
+        XSync(display, 0)
+        injector.move(700, 500)
+        injector.button(true)
+        var event = XEvent()
+        _ = eventually { XCheckWindowEvent(display, window, ButtonPressMask, &event) != 0 }
+    }
 }
