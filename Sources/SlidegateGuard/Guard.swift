@@ -49,6 +49,8 @@ package final class Guard {
     private var host: GateHost!
     private var gate: Gate { host.gate }
     private var ui: UIProcess?
+    /// The event loop's watch of the running UI's socket.
+    private var uiWatch: EventLoop.Watch?
     /// The socket the next UI gets, made before it is needed, so that running short of
     /// descriptors shows before the screen is locked.
     private var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
@@ -618,7 +620,7 @@ package final class Guard {
             }
             ui = started
             supervision.started(at: boottimeNow())
-            loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
+            uiWatch = loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
                 readUI()
                 return nil
             }
@@ -741,7 +743,8 @@ package final class Guard {
     /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or
     /// after a back-off (0.1 s doubling to 5 s) while UIs keep dying within 2 s of starting.
     private func uiEnded(_ process: UIProcess, because reason: String) {
-        loop.unwatch(process.channel.descriptor.rawValue)
+        uiWatch.map(loop.unwatch)
+        uiWatch = nil
         ui = nil
         loan.drop()
         let now = boottimeNow()
@@ -759,7 +762,8 @@ package final class Guard {
     /// Ends the UI and waits briefly for it, so no drawing outlives the lock.
     private func stopUI() {
         guard let running = ui else { return }
-        loop.unwatch(running.channel.descriptor.rawValue)
+        uiWatch.map(loop.unwatch)
+        uiWatch = nil
         ui = nil
         loan.drop()
         supervision.stopped()

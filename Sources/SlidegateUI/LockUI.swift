@@ -37,6 +37,8 @@ package final class LockUI {
     /// The PIN wheels' row relative to the slider, as the guard's `layout` says.
     private var wheelArea: Rect?
     private var clockPanel: ClockPanel?
+    /// The event loop's watch of the clock panel's timer.
+    private var clockWatch: EventLoop.Watch?
     /// `--image` on the cover, and under each window.
     private let wallpaper: Wallpaper?
     /// Where the slider's first frame is kept for the next lock, the checksum of what the
@@ -261,7 +263,8 @@ package final class LockUI {
     /// Back buffers for the clock, the banner strip and the message line, at the sizes the
     /// server gives their windows now; the message is drawn once.
     private func makeNoticeWindows() throws(UserError) {
-        if let old = clockPanel { loop.unwatch(old.timer.descriptor) }
+        clockWatch.map(loop.unwatch)
+        clockWatch = nil
         clockPanel =
             windows.clock == 0
             ? nil
@@ -269,7 +272,7 @@ package final class LockUI {
                 display: display, window: windows.clock, options: options, fontMap: fontMap,
                 backdrop: wallpaper?.backdrop(under: windows.clock))
         if let clock = clockPanel {
-            loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
+            clockWatch = loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
                 clockPanel?.timerFired()
                 return nil
             }

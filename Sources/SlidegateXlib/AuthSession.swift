@@ -46,7 +46,7 @@ package final class AuthSession {
     /// The failed attempts, for the summary on stderr.
     package private(set) var failures = FailureLog()
     /// The socket an event loop watches, if one does.
-    private var watched: Int32?
+    private var watched: (descriptor: Int32, watch: EventLoop.Watch)?
 
     /// Opens the helper and starts it; throws (exit 2) when it cannot start or answer.
     package init(helperPath: String, service: String, tty: String, pinFile: String? = nil) throws(UserError) {
@@ -119,10 +119,9 @@ package final class AuthSession {
     /// Has `loop` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
     package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        guard descriptor != watched else { return }
-        if let old = watched { loop.unwatch(old) }
-        watched = descriptor
-        if let fd = watched { loop.watch(fd, name: "the authentication helper's socket", peer: true, handler) }
+        guard descriptor != watched?.descriptor else { return }
+        if let old = watched { loop.unwatch(old.watch) }
+        watched = descriptor.map { ($0, loop.watch($0, name: "the authentication helper's socket", peer: true, handler)) }
     }
 
     /// The password stage opened (or PAM refused and the stage waits for a new prompt):

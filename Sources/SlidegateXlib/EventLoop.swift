@@ -31,10 +31,19 @@ package final class EventLoop {
 
     package typealias Handler = () throws(UserError) -> ExitStatus?
 
+    /// One `watch` call's registration: what `unwatch` takes. A descriptor's number is no
+    /// name for it, since a closed one's number is given to the next descriptor opened (one
+    /// helper's socket closed, another's opened under that number: unwatching by number
+    /// would end the other's watch).
+    package struct Watch: Equatable, Sendable {
+        fileprivate let id: UInt64
+    }
+
     private let display: XDisplay
     private let synthetic: SyntheticEvents
     private let owner = pthread_self()
-    private var watched: [(descriptor: Int32, name: String, peer: Bool, handler: Handler)] = []
+    private var watched: [(watch: Watch, descriptor: Int32, name: String, peer: Bool, handler: Handler)] = []
+    private var lastWatch: UInt64 = 0
     /// What ppoll is given, kept between waits so a wait allocates nothing.
     private var polled: [pollfd] = []
     /// Wakes the loop at its deadline on CLOCK_BOOTTIME (ppoll's own timeout runs on the
@@ -76,16 +85,21 @@ package final class EventLoop {
     /// Calls `handler` whenever `descriptor` is readable or hung up. `name` says what it is
     /// if it ever turns invalid, which is fatal. For a `peer` (a socket to a child process)
     /// an error condition is the child going away, and goes to the handler too; on any
-    /// other descriptor it is fatal.
-    package func watch(_ descriptor: Int32, name: String, peer: Bool = false, _ handler: @escaping Handler) {
+    /// other descriptor it is fatal. The newest watch of a descriptor replaces any earlier one.
+    @discardableResult
+    package func watch(_ descriptor: Int32, name: String, peer: Bool = false, _ handler: @escaping Handler) -> Watch {
         checkThread()
+        lastWatch &+= 1
+        let watch = Watch(id: lastWatch)
         watched.removeAll { $0.descriptor == descriptor }
-        watched.append((descriptor, name, peer, handler))
+        watched.append((watch, descriptor, name, peer, handler))
+        return watch
     }
 
-    package func unwatch(_ descriptor: Int32) {
+    /// Ends `watch`; nothing when a newer watch of its descriptor replaced it.
+    package func unwatch(_ watch: Watch) {
         checkThread()
-        watched.removeAll { $0.descriptor == descriptor }
+        watched.removeAll { $0.watch == watch }
     }
 
     /// Runs until `event` or a handler returns a status or `pass` says exit. `event` gets

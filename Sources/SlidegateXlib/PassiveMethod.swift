@@ -34,7 +34,7 @@ package final class PassiveMethod {
     private var said: String?
     package private(set) var failures = FailureLog()
     /// The socket an event loop watches, if one does.
-    private var watched: Int32?
+    private var watched: (descriptor: Int32, watch: EventLoop.Watch)?
 
     /// The method with the helper at `program`, on PAM service `service`; nothing runs until
     /// the first `sync`.
@@ -119,10 +119,9 @@ package final class PassiveMethod {
 
     /// Has `loop` watch the current helper's socket, calling `handler` when it is readable.
     package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        guard descriptor != watched else { return }
-        if let old = watched { loop.unwatch(old) }
-        watched = descriptor
-        if let fd = watched { loop.watch(fd, name: "the \(method.rawValue) helper's socket", peer: true, handler) }
+        guard descriptor != watched?.descriptor else { return }
+        if let old = watched { loop.unwatch(old.watch) }
+        watched = descriptor.map { ($0, loop.watch($0, name: "the \(method.rawValue) helper's socket", peer: true, handler)) }
     }
 
     /// Reads what the helper said, as the gate takes it.

@@ -12,10 +12,15 @@ package final class XDisplay {
     package let randrEventBase: Int32
 
     /// Opens the display named by `$DISPLAY`.
-    package init() throws(UserError) {
+    package convenience init() throws(UserError) {
         guard let name = getenv("DISPLAY").map({ String(cString: $0) }), !name.isEmpty else {
             throw UserError("cannot open a display: DISPLAY is not set", status: .noDisplayOrLock)
         }
+        try self.init(named: name)
+    }
+
+    /// Opens the display `name` (`:1`).
+    package init(named name: String) throws(UserError) {
         guard let display = XOpenDisplay(name) else {
             throw UserError("cannot open display \"\(name)\"", status: .noDisplayOrLock)
         }
