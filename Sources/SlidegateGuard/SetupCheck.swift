@@ -272,6 +272,27 @@ package enum SetupCheck {
         return got
     }
 
+    /// Polls `channel` until it has read at least one more message, which go to `each` (every
+    /// message read: true), or it closes, sends a malformed one or `limit` passes (false).
+    private static func awaitMore(on channel: MessageChannel, until limit: Double, _ each: (ArraySlice<UInt8>) throws(ProtocolError) -> Void) -> Bool {
+        var got = false
+        while !got && boottimeNow() < limit {
+            var polled = pollfd(fd: channel.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&polled, 1, 50)
+            let open = try? channel.receive { (body) throws(ProtocolError) in
+                try each(body)
+                got = true
+            }
+            guard open == true else { return got }
+        }
+        return got
+    }
+
+    /// How long the dry run waits after the stack's first message for what it does next: a
+    /// stack that prints a message and then grants (pam_echo before pam_permit) does so at
+    /// once; one still waiting then (a reader that waits for a finger) is ready.
+    static let afterMessage = 1.0
+
     /// slidegate-auth and each method of `--auth`.
     private static func authentication(_ options: Options, helperPath: String) -> [SetupReport.Finding] {
         let subject = "slidegate-auth"
@@ -346,8 +367,35 @@ package enum SetupCheck {
             findings.append(.init(.note, subject, "\(file) does not exist: PAM reads \(other) instead"))
             shown = other
         }
+        if let counter = failureCounter(inStack: shown) {
+            findings.append(
+                .init(
+                    .note, subject,
+                    "\(shown) uses \(counter): the dry run below counts there as a failed attempt when the stack refuses before it asks"))
+        }
         findings.append(dryRun(service, shownAs: shown, method: method, program: program))
         return findings
+    }
+
+    /// The module that counts failed attempts (pam_faillock, pam_tally2) that `file` or a file
+    /// it includes (`include`, `substack`, `@include`; up to 16 files) names, if any.
+    static func failureCounter(inStack file: String) -> String? {
+        var queue = [file]
+        var seen: Set<String> = []
+        while let path = queue.first, seen.count < 16 {
+            queue.removeFirst()
+            guard seen.insert(path).inserted, let text = try? readTextFile(path) else { continue }
+            for line in text.split(separator: "\n") {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard let first = words.first, !first.hasPrefix("#") else { continue }
+                if let counter = words.lazy.compactMap({ word in ["pam_faillock", "pam_tally2"].first { word.hasSuffix($0 + ".so") } }).first {
+                    return counter
+                }
+                let included = first == "@include" ? words.dropFirst().first : words.count > 2 && ["include", "substack"].contains(words[1]) ? words[2] : nil
+                if let name = included { queue.append(name.hasPrefix("/") ? String(name) : serviceDirectory + "/" + name) }
+            }
+        }
+        return nil
     }
 
     private static func dryRun(_ service: String, shownAs file: String, method: AuthMethod, program: Executable) -> SetupReport.Finding {
@@ -364,17 +412,23 @@ package enum SetupCheck {
             helper.process.stop()
         }
         var errorText: String?
-        let limit = boottimeNow() + patience
-        while boottimeNow() < limit {
-            var reply: AuthReply?
-            guard awaitFirst(on: helper.channel, { body throws(ProtocolError) in reply = try AuthReply(body: body) }), let reply else {
-                break
+        var firstMessage: String?
+        var limit = boottimeNow() + patience
+        var replies: [AuthReply] = []
+        while true {
+            if replies.isEmpty {
+                let more = awaitMore(on: helper.channel, until: limit) { body throws(ProtocolError) in replies.append(try AuthReply(body: body)) }
+                guard more else { break }
             }
-            switch reply {
+            switch replies.removeFirst() {
             case .prompt(_, let text):
                 return .init(.ok, subject, "\(file): a dry run reached its first prompt, “\(text.trimmedEnd)”")
             case .notice(false, let text):
-                return .init(.ok, subject, "\(file): a dry run reached its first message, “\(text.trimmedEnd)”")
+                // Not yet the stack's answer: what it does next decides.
+                if firstMessage == nil {
+                    firstMessage = text
+                    limit = min(limit, boottimeNow() + afterMessage)
+                }
             case .notice(true, let text):
                 errorText = text
             case .verdict(.refused, let message):
@@ -386,6 +440,9 @@ package enum SetupCheck {
             case .verdict(.cancelled, _), .hello:
                 return .init(.problem, subject, "\(file): the helper answered out of turn")
             }
+        }
+        if let firstMessage {
+            return .init(.ok, subject, "\(file): a dry run reached its first message, “\(firstMessage.trimmedEnd)”, and waits")
         }
         let said = errorText.map { ", only the error “\($0.trimmedEnd)”" } ?? ""
         return .init(.problem, subject, "\(file): no prompt within \(Int(patience)) s\(said)")

@@ -105,6 +105,35 @@ import Testing
         #expect(report.split(separator: "\n").contains { $0.hasPrefix("  timeout ") && $0.hasSuffix(config + ":1") }, "\(report)")
     }
 
+    /// A stack that prints a message and then grants without asking (pam_echo, pam_permit)
+    /// passed as "ready to lock", and the lock then opened by slide alone. The dry run now
+    /// follows a stack past its messages; one that says something and then refuses could
+    /// never open the lock either.
+    @Test func aStackThatGrantsOrRefusesAfterAMessageIsAProblem() throws {
+        let pam = try PamStack()
+        for (name, verdict, module) in [("greets", "grants without asking anything", "pam_permit.so"), ("sorry", "refuses before it asks anything", "pam_deny.so")] {
+            let f = fopen(pam.directory + "/" + name, "w")!
+            fputs("auth optional pam_echo.so Welcome back\nauth required \(module)\naccount required pam_permit.so\n", f)
+            fclose(f)
+            let (status, report, _) = try check(["--auth", "pam", "--pam-service", name], environment: pam.environment)
+            #expect(status == 2, "\(report)")
+            #expect(line(report, "problem", "pam", pam.directory + "/" + name + " " + verdict), "\(report)")
+        }
+    }
+
+    /// pam_faillock counts a dry run whose stack refuses before it asks: --check says so
+    /// before it runs one.
+    @Test func aStackThatCountsFailuresIsSaidBeforeTheDryRun() throws {
+        let pam = try PamStack()
+        let f = fopen(pam.directory + "/counted", "w")!
+        fputs("# a stack of the distribution's kind\nauth include slidegate\nauth required pam_faillock.so authfail\n", f)
+        fclose(f)
+        let (_, report, _) = try check(["--auth", "pam", "--pam-service", "counted"], environment: pam.environment)
+        #expect(line(report, "note", "pam", pam.directory + "/counted uses pam_faillock: the dry run below counts there as a failed attempt when the stack refuses before it asks"), "\(report)")
+        let (_, plain, _) = try check(["--auth", "pam"], environment: pam.environment)
+        #expect(!plain.contains("pam_faillock"), "\(plain)")
+    }
+
     @Test func aMissingServiceFileFallsBackToOtherOrIsImpossible() throws {
         let pam = try PamStack()
         var (status, report, _) = try check(["--auth", "pam", "--pam-service", "absent"], environment: pam.environment)
@@ -122,7 +151,8 @@ import Testing
         let pam = try PamStack()
         let reader = pam.directory + "/finger"
         let f = fopen(reader, "w")!
-        fputs("auth optional pam_echo.so Place your finger on the reader\nauth required pam_deny.so\n", f)
+        // A reader: its message, then a wait for a finger that does not come.
+        fputs("auth optional pam_echo.so Place your finger on the reader\nauth required pam_exec.so quiet /bin/sleep 10\nauth required pam_deny.so\n", f)
         fclose(f)
         var (status, report, _) = try check(["--auth", "pam,fingerprint", "--fingerprint-service", "finger"], environment: pam.environment)
         #expect(status == 0, "\(report)")
