@@ -16,8 +16,8 @@ package struct Color: Equatable, Sendable {
     package init?(hex text: String) {
         guard text.hasPrefix("#") else { return nil }
         let digits = Array(text.utf8.dropFirst())
-        guard digits.allSatisfy({ Self.nibble($0) != nil }) else { return nil }
-        let values = digits.map { Double(Self.nibble($0)!) }
+        let values = digits.compactMap { Self.nibble($0).map(Double.init) }
+        guard values.count == digits.count else { return nil }
         switch values.count {
         case 3:
             self.init(red: values[0] / 15, green: values[1] / 15, blue: values[2] / 15)

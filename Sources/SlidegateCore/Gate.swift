@@ -571,13 +571,13 @@ package struct Gate: Sendable {
 
     /// `--countdown`: the whole seconds left until the timeout, counted up (2.1 s left shows 3).
     package func secondsLeft(at now: Double) -> Int? {
-        deadline.map { Int(max(0, ($0 - now).rounded(.up))) }
+        deadline.map { Int(saturating: max(0, ($0 - now).rounded(.up))) }
     }
 
     /// `--grace`: the whole seconds of grace left, counted up, while it lasts.
     package func graceLeft(at now: Double) -> Int? {
         guard let end = settings.graceUntil, now < end else { return nil }
-        return Int((end - now).rounded(.up))
+        return Int(saturating: (end - now).rounded(.up))
     }
 
     /// `--countdown` (or else `--grace`): when the seconds shown next change.

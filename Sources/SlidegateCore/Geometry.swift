@@ -32,7 +32,7 @@ package struct Geometry: Equatable, Sendable {
         if rest.first == "=" { rest = rest.dropFirst() }
         func number() -> Int? {
             let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
-            guard !digits.isEmpty, digits.count <= 6, let n = Int(digits) else { return nil }
+            guard !digits.isEmpty, digits.count <= 6, let n = Int(digits, radix: 10) else { return nil }
             rest = rest.dropFirst(digits.count)
             return n
         }

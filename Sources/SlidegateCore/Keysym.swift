@@ -23,7 +23,7 @@ extension Keysym {
     /// media, …), none of which types text or edits the password; nil for any other name
     /// (a letter, a digit, Return, Escape, BackSpace, an arrow, a modifier, a misspelling).
     package static func commandKey(named name: String) -> UInt32? {
-        if name.first == "F", let n = UInt32(name.dropFirst()), (1...35).contains(n), name.dropFirst().first != "0" {
+        if name.first == "F", let n = UInt32(name.dropFirst(), radix: 10), (1...35).contains(n), name.dropFirst().first != "0" {
             return 0xffbd + n
         }
         return quietKeys[name] ?? vendorKeys[name]

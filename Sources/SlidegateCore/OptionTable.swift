@@ -368,7 +368,7 @@ extension OptionSpec {
             name: "fps", argument: .text, placeholder: "N", expected: "a whole number from 1 to 240", defaultValue: "60",
             modes: .both, section: .looks, help: ["animation frame-rate cap, a whole number 1-240 (default 60)"], summary: "animation frame-rate cap",
             set: { p, v, _ in
-                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v), (1...240).contains(n) else { return false }
+                guard v.count <= 3, v.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(v, radix: 10), (1...240).contains(n) else { return false }
                 p.options.fps = n
                 return true
             }),

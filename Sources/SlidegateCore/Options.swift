@@ -8,8 +8,10 @@ package struct Options: Equatable, Sendable {
         case windowed(Geometry)
     }
 
-    package static let defaultBackground = Color(hex: "#15171c")!
-    package static let defaultForeground = Color(hex: "#ffffff")!
+    /// `#15171c`.
+    package static let defaultBackground = Color(red: 0x15 / 255, green: 0x17 / 255, blue: 0x1c / 255)
+    /// `#ffffff`.
+    package static let defaultForeground = Color(red: 1, green: 1, blue: 1)
 
     package var text = Strings().label
     /// `--text` was given (else the label is the translated default).
@@ -528,8 +530,8 @@ extension Options {
     private static func checkSize(_ g: Geometry, _ given: Given, withWheels: Bool = false, scale: Double = 1) throws(UserError)
     {
         guard let w = g.width, let h = g.height else { return }
-        let track = withWheels ? Int((Double(h) / windowedWheelsShare).rounded()) : h
-        let minimum = Int((Double(minimumHeight) * scale).rounded())
+        let track = withWheels ? Int(saturating: (Double(h) / windowedWheelsShare).rounded()) : h
+        let minimum = Int(saturating: (Double(minimumHeight) * scale).rounded())
         guard track >= minimum, w >= minimumAspect * track, w <= maximumSide, h <= maximumSide else {
             let what = withWheels ? "a window whose track (below the wheels, 1/3.4 of its height) is" : "a slider"
             throw UserError(

@@ -28,7 +28,7 @@ package struct PinFile: Equatable, Sendable {
         guard !body.isEmpty else { throw PinFileProblem("is empty; set a PIN with slidegate --set-pin") }
         guard !body.contains("\n") else { throw PinFileProblem("has more than one line") }
         let fields = body.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 2, let n = Int(fields[0]), fields[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard fields.count == 2, let n = Int(fields[0], radix: 10), fields[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw PinFileProblem("expected the number of digits, a space and a crypt(5) hash, such as \"6 $y$j9T$…\"")
         }
         guard Self.lengths.contains(n) else {

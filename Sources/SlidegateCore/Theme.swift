@@ -43,7 +43,7 @@ package struct ThemeConfig: Equatable, Sendable {
             let value = String(line[line.index(after: equals)...]).trimmingBlanks
             switch name {
             case "track-caps", "thumb-caps":
-                let numbers = value.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingBlanks) }
+                let numbers = value.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingBlanks, radix: 10) }
                 guard numbers.count == 4, let l = numbers[0], let t = numbers[1], let r = numbers[2], let b = numbers[3],
                     [l, t, r, b].allSatisfy({ $0 >= 0 && $0 <= 4096 })
                 else { throw problem("\(name): expected four whole numbers L,T,R,B, got \"\(value)\"") }

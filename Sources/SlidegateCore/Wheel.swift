@@ -95,7 +95,7 @@ package struct Wheel: Equatable, Sendable {
     }
 
     package static func digit(of position: Double) -> Int {
-        let n = Int(position.rounded()) % 10
+        let n = Int(saturating: position.rounded()) % 10
         return n < 0 ? n + 10 : n
     }
 
@@ -178,7 +178,7 @@ package struct Wheel: Equatable, Sendable {
     package mutating func set(to digit: Int, at now: Double) {
         guard !isHeld else { return }
         let from = Double(self.digit(at: now))
-        var steps = (digit - Int(from)) % 10
+        var steps = (digit - Int(saturating: from)) % 10
         if steps > 5 { steps -= 10 }
         if steps < -5 { steps += 10 }
         turn(by: steps, at: now)

@@ -25,6 +25,16 @@ extension UInt32 {
 }
 
 extension Int {
+    /// A whole number of a rounded floating-point one: within Int's range, NaN as 0
+    /// (`Int(x)` traps on both).
+    package init(saturating value: Double) {
+        guard !value.isNaN else {
+            self = 0
+            return
+        }
+        self = Int(exactly: Swift.min(Swift.max(value.rounded(.towardZero), -9.0e18), 9.0e18)) ?? 0
+    }
+
     /// Whole pixels: rounded, within ±32767 (what X can place); NaN is 0.
     package init(pixels value: Double) {
         guard !value.isNaN else {

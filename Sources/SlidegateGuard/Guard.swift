@@ -46,7 +46,7 @@ package final class Guard {
     /// then start-up's pages go and the LockedHint is said.
     private var settlesAt: Double?
     /// The decider: the gate, authentication, the unlock command.
-    private var host: GateHost!
+    private let host: GateHost
     private var gate: Gate { host.gate }
     private var ui: UIProcess?
     /// The event loop's watch of the running UI's socket.
@@ -628,8 +628,8 @@ package final class Guard {
             send(.settings(uiSettings))
             send(
                 .windows(
-                    cover: UInt64(cover.cover), slider: UInt64(cover.sliderWindow), banner: UInt64(cover.bannerWindow), message: UInt64(cover.messageWindow),
-                    wheels: UInt64(cover.wheelsWindow), clock: UInt64(cover.clockWindow), switchUser: UInt64(cover.switchUserWindow)))
+                    cover: UInt64(clamping: cover.cover), slider: UInt64(clamping: cover.sliderWindow), banner: UInt64(clamping: cover.bannerWindow), message: UInt64(clamping: cover.messageWindow),
+                    wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow)))
             sendLayout()
             send(.state(gate.snapshot))
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
@@ -667,7 +667,7 @@ package final class Guard {
         let slider = LockPlacement.slider(on: display.sliderMonitor(scale: scale), geometry: sliderGeometry(options), scale: scale)
         let width = Int(pixels: slider.width)
         let height = Int(pixels: slider.height)
-        let depth = Int(XDefaultDepth(display.pointer, display.screen))
+        let depth = Int(clamping: XDefaultDepth(display.pointer, display.screen))
         let file = firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth)
         return file?.holdsFrame(width: width, height: height, depth: depth) ?? false
     }
@@ -708,7 +708,7 @@ package final class Guard {
     private func showFirstFrame() {
         let width = Int(pixels: cover.slider.width)
         let height = Int(pixels: cover.slider.height)
-        let depth = Int(XDefaultDepth(display.pointer, display.screen))
+        let depth = Int(clamping: XDefaultDepth(display.pointer, display.screen))
         let settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
         guard let file = Self.firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth) else { return }
         var shown: UInt64 = 0
@@ -728,7 +728,7 @@ package final class Guard {
     private static func firstFrameFile(settings: UISettings, program: Executable, width: Int, height: Int, depth: Int) -> FirstFrameFile? {
         var described: [UInt8] = []
         GuardMessage.settings(settings).appendFrame(to: &described)
-        for value in program.identity + [UInt64(width), UInt64(height), UInt64(depth)] {
+        for value in program.identity + [UInt64(clamping: width), UInt64(clamping: height), UInt64(clamping: depth)] {
             withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
         }
         let places = cachePlaces
@@ -787,7 +787,7 @@ struct SleepLock {
     /// (its signal descriptor), and closing that would break the guard.
     static func fromEnvironment() -> SleepLock? {
         guard let value = getenv("XSS_SLEEP_LOCK_FD").map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        guard let fd = Int32(value), fd > 2 else {
+        guard let fd = Int32(value, radix: 10), fd > 2 else {
             report("XSS_SLEEP_LOCK_FD: expected a descriptor number above 2, got \"\(value)\"; ignoring it")
             return nil
         }

@@ -45,7 +45,7 @@ final class InputGrabs {
     var motionHints = false {
         didSet {
             guard motionHints != oldValue, pointerHeld else { return }
-            XChangeActivePointerGrab(display.pointer, UInt32(pointerEvents), 0, UInt(CurrentTime))
+            XChangeActivePointerGrab(display.pointer, UInt32(clamping: pointerEvents), 0, UInt(CurrentTime))
         }
     }
     private var pointerEvents: Int {
@@ -85,9 +85,9 @@ final class InputGrabs {
         pointerHeld = true
         if inputOpcode != nil {
             var bits = [UInt8](repeating: 0, count: 4)
-            bits[Int(XI_HierarchyChanged) >> 3] |= UInt8(1 << (Int(XI_HierarchyChanged) & 7))
+            bits[Int(XI_HierarchyChanged) >> 3] |= UInt8(clamping: 1 << (Int(XI_HierarchyChanged) & 7))
             bits.withUnsafeMutableBufferPointer { buffer in
-                var mask = XIEventMask(deviceid: XIAllDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                var mask = XIEventMask(deviceid: XIAllDevices, mask_len: Int32(clamping: buffer.count), mask: buffer.baseAddress)
                 if XISelectEvents(dpy, display.root, &mask, 1) != Success {
                     report("critical: cannot watch for input devices added while locked; a new one may reach other clients")
                 }
@@ -123,7 +123,7 @@ final class InputGrabs {
 
     private func grabPointer() -> Int32 {
         XGrabPointer(
-            display.pointer, display.root, 0, UInt32(pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+            display.pointer, display.root, 0, UInt32(clamping: pointerEvents), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
     }
 
     /// Grabs the keyboard and pointer on the root window, retrying for `grabPatience`
@@ -198,7 +198,7 @@ final class InputGrabs {
         defer { XIFreeDeviceInfo(devices) }
         var present: Set<Int32> = []
         var missed: [String] = []
-        for i in 0..<Int(count) {
+        for i in 0..<Int(clamping: count) {
             let device = devices[i]
             present.insert(device.deviceid)
             let isCore = device.deviceid == corePointer || device.attachment == corePointer
@@ -207,9 +207,9 @@ final class InputGrabs {
                 device.use == XIMasterKeyboard
                 ? [XI_KeyPress, XI_KeyRelease] : [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
             var bits = [UInt8](repeating: 0, count: 4)
-            for e in events { bits[Int(e) >> 3] |= UInt8(1 << (Int(e) & 7)) }
+            for e in events { bits[Int(clamping: e) >> 3] |= UInt8(clamping: 1 << (Int(clamping: e) & 7)) }
             let result = bits.withUnsafeMutableBufferPointer { buffer in
-                var mask = XIEventMask(deviceid: device.deviceid, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                var mask = XIEventMask(deviceid: device.deviceid, mask_len: Int32(clamping: buffer.count), mask: buffer.baseAddress)
                 return XIGrabDevice(
                     dpy, device.deviceid, display.root, UInt(CurrentTime), 0, XIGrabModeAsync, XIGrabModeAsync, 0, &mask)
             }
@@ -315,8 +315,8 @@ private final class LockingNotice {
         attributes.override_redirect = 1
         attributes.background_pixel = XBlackPixel(dpy, display.screen)
         window = XCreateWindow(
-            dpy, display.root, Int32(display.rootSize().width / 2 - 60), 8, 120, 28, 0, XDefaultDepth(dpy, display.screen),
-            UInt32(InputOutput), XDefaultVisual(dpy, display.screen), UInt(CWOverrideRedirect | CWBackPixel), &attributes)
+            dpy, display.root, Int32(clamping: display.rootSize().width / 2 - 60), 8, 120, 28, 0, XDefaultDepth(dpy, display.screen),
+            UInt32(InputOutput), XDefaultVisual(dpy, display.screen), UInt(clamping: CWOverrideRedirect | CWBackPixel), &attributes)
         XMapRaised(dpy, window)
         let gc = XCreateGC(dpy, window, 0, nil)
         XSetForeground(dpy, gc, XWhitePixel(dpy, display.screen))

@@ -115,6 +115,6 @@ final class LentSlider {
     /// An alpha as Cairo hands it to pixman for a paint at that alpha: 16 bits, rounded
     /// (and 0 for what is no number).
     static func alpha16(_ alpha: Double) -> UInt16 {
-        !(alpha > 0) ? 0 : alpha >= 1 ? UInt16.max : UInt16(alpha * 65535 + 0.5)
+        !(alpha > 0) ? 0 : alpha >= 1 ? UInt16.max : UInt16(clamping: Int(saturating: alpha * 65535 + 0.5))
     }
 }

@@ -202,19 +202,19 @@ final class LockCover {
         attributes.event_mask = VisibilityChangeMask | StructureNotifyMask | SubstructureNotifyMask
         if overlay != nil {
             obscurer = XCreateWindow(
-                dpy, display.root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
-                UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
+                dpy, display.root, 0, 0, UInt32(clamping: size.width), UInt32(clamping: size.height), 0, depth, UInt32(InputOutput), visual,
+                UInt(clamping: CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
             // A compositor must go on compositing it (2: do not unredirect).
             setCardinal(obscurer, "_NET_WM_BYPASS_COMPOSITOR", 2)
             XMapRaised(dpy, obscurer)
         }
         cover = XCreateWindow(
-            dpy, parent, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
-            UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
+            dpy, parent, 0, 0, UInt32(clamping: size.width), UInt32(clamping: size.height), 0, depth, UInt32(InputOutput), visual,
+            UInt(clamping: CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
         coverSize = size
         attributes.event_mask = StructureNotifyMask | SubstructureNotifyMask
         func child() -> Window {
-            XCreateWindow(dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(CWBackPixel | CWEventMask), &attributes)
+            XCreateWindow(dpy, cover, 0, 0, 1, 1, 0, depth, UInt32(InputOutput), visual, UInt(clamping: CWBackPixel | CWEventMask), &attributes)
         }
         placed = .empty
         sliderWindow = child()
@@ -243,17 +243,17 @@ final class LockCover {
         let depth = XDefaultDepth(dpy, display.screen)
         guard let visual = XDefaultVisual(dpy, display.screen), depth == 24 || depth == 32,
             visual.pointee.red_mask == 0xff0000, visual.pointee.green_mask == 0x00ff00, visual.pointee.blue_mask == 0x0000ff,
-            width == Int(slider.width), height == Int(slider.height), pixels.count == width * height * 4
+            width == Int(pixels: slider.width), height == Int(pixels: slider.height), pixels.count == width * height * 4
         else { return false }
         return pixels.withUnsafeMutableBytes { bytes in
             guard
                 let image = XCreateImage(
-                    dpy, visual, UInt32(depth), ZPixmap, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(width),
-                    UInt32(height), 32, Int32(width * 4))
+                    dpy, visual, UInt32(clamping: depth), ZPixmap, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(clamping: width),
+                    UInt32(clamping: height), 32, Int32(clamping: width * 4))
             else { return false }
             image.pointee.byte_order = LSBFirst
             let gc = XCreateGC(dpy, sliderWindow, 0, nil)
-            XPutImage(dpy, sliderWindow, gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height))
+            XPutImage(dpy, sliderWindow, gc, image, 0, 0, 0, 0, UInt32(clamping: width), UInt32(clamping: height))
             XFreeGC(dpy, gc)
             // The pixels are the caller's; only the header is freed here.
             image.pointee.data = nil
@@ -292,9 +292,9 @@ final class LockCover {
         let size = display.rootSize()
         if coverSize != size {
             coverSize = size
-            if let overlay { XMoveResizeWindow(dpy, overlay, 0, 0, UInt32(size.width), UInt32(size.height)) }
-            if obscurer != 0 { XMoveResizeWindow(dpy, obscurer, 0, 0, UInt32(size.width), UInt32(size.height)) }
-            XMoveResizeWindow(dpy, cover, 0, 0, UInt32(size.width), UInt32(size.height))
+            if let overlay { XMoveResizeWindow(dpy, overlay, 0, 0, UInt32(clamping: size.width), UInt32(clamping: size.height)) }
+            if obscurer != 0 { XMoveResizeWindow(dpy, obscurer, 0, 0, UInt32(clamping: size.width), UInt32(clamping: size.height)) }
+            XMoveResizeWindow(dpy, cover, 0, 0, UInt32(clamping: size.width), UInt32(clamping: size.height))
         }
         let old = inner.map(\.rect)
         placed = LockPlacement.layout(monitors: display.monitors(), screen: display.rootRect, slider: sliderGeometry, scale: scale, parts: parts)
@@ -353,7 +353,7 @@ final class LockCover {
             XMapRaised(dpy, cover)
         case ReparentNotify where innerWindows.contains(event.xreparent.window) && event.xreparent.parent != cover:
             if let r = rect(of: event.xreparent.window) {
-                XReparentWindow(dpy, event.xreparent.window, cover, Int32(r.x), Int32(r.y))
+                XReparentWindow(dpy, event.xreparent.window, cover, Int32(xCoordinate: r.x), Int32(xCoordinate: r.y))
                 XMapWindow(dpy, event.xreparent.window)
             }
         case ReparentNotify where obscurer != 0 && event.xreparent.window == obscurer && event.xreparent.parent != display.root:
@@ -367,8 +367,8 @@ final class LockCover {
             XDestroyWindow(dpy, event.xcreatewindow.window)
         case ConfigureNotify where event.xconfigure.window == cover || (obscurer != 0 && event.xconfigure.window == obscurer):
             let c = event.xconfigure
-            if c.x != 0 || c.y != 0 || Int(c.width) != coverSize.width || Int(c.height) != coverSize.height {
-                XMoveResizeWindow(dpy, c.window, 0, 0, UInt32(coverSize.width), UInt32(coverSize.height))
+            if c.x != 0 || c.y != 0 || Int(clamping: c.width) != coverSize.width || Int(clamping: c.height) != coverSize.height {
+                XMoveResizeWindow(dpy, c.window, 0, 0, UInt32(clamping: coverSize.width), UInt32(clamping: coverSize.height))
             }
         case ConfigureNotify where innerWindows.contains(event.xconfigure.window):
             let c = event.xconfigure

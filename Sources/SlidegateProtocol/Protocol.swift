@@ -367,7 +367,7 @@ extension GuardMessage {
             case .input(.authMessage(let bannerKind, let text), let time):
                 w.kind(kind)
                 w.f64(time)
-                w.u8(UInt8(bannerKind.rawValue))
+                w.u8(UInt8(clamping: bannerKind.rawValue))
                 w.string(text)
             case .input(.authVerdict(let granted, let message), let time):
                 w.kind(kind)
@@ -421,8 +421,8 @@ extension GuardMessage {
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
                 clock: try r.u64(), switchUser: try r.u64())
         case .layout:
-            let width = Int(try r.u32())
-            let height = Int(try r.u32())
+            let width = Int(clamping: try r.u32())
+            let height = Int(clamping: try r.u32())
             let wheels = try r.present() ? Rect(x: try r.f64(), y: try r.f64(), width: try r.f64(), height: try r.f64()) : nil
             self = .layout(width: width, height: height, wheels: wheels)
         case .state: self = .state(try Gate.Snapshot(reading: &r))
@@ -450,11 +450,11 @@ extension GuardMessage {
             self = .input(.pinVerdict(granted: try r.bool(), message: try r.optionalString()), at: time)
         case .scramble:
             let time = try r.f64()
-            let count = Int(try r.u32())
+            let count = Int(clamping: try r.u32())
             guard count <= 12 else { throw ProtocolError("scramble: \(count) digits") }
             var digits: [Int] = []
             for _ in 0..<count {
-                let d = Int(try r.u8())
+                let d = Int(clamping: try r.u8())
                 guard d <= 9 else { throw ProtocolError("scramble: a digit of \(d)") }
                 digits.append(d)
             }
@@ -486,12 +486,12 @@ extension GuardMessage {
 
     /// A method's byte: its place in `AuthMethod.allCases`.
     static func methodTag(_ method: AuthMethod) -> UInt8 {
-        UInt8(AuthMethod.allCases.firstIndex(of: method) ?? 0)
+        UInt8(clamping: AuthMethod.allCases.firstIndex(of: method) ?? 0)
     }
 
     static func wheelKeyTag(_ key: WheelKey) -> InputTag {
         switch key {
-        case .digit(let d): InputTag(rawValue: InputTag.digit0.rawValue + UInt8(min(max(d, 0), 9))) ?? .digit0
+        case .digit(let d): InputTag(rawValue: InputTag.digit0.rawValue + UInt8(clamping: min(max(d, 0), 9))) ?? .digit0
         case .left: .left
         case .right: .right
         case .up: .up
@@ -528,7 +528,7 @@ extension GuardMessage {
         case .scrollDown: .scroll(x: x, y: y, down: true)
         case .scrollUp: .scroll(x: x, y: y, down: false)
         case .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9:
-            .wheelKey(.digit(Int(tag.rawValue - InputTag.digit0.rawValue)))
+            .wheelKey(.digit(Int(clamping: tag.rawValue - InputTag.digit0.rawValue)))
         case .left: .wheelKey(.left)
         case .right: .wheelKey(.right)
         case .up: .wheelKey(.up)
@@ -595,7 +595,7 @@ extension UISettings {
         w.bool(rightToLeft)
         w.optional(clockFormat) { $0.string($1) }
         w.optional(dateFormat) { $0.string($1) }
-        w.u32(UInt32(strings.all.count))
+        w.u32(UInt32(clamping: strings.all.count))
         strings.all.forEach { w.string($0) }
         w.optional(theme) { $0.string($1) }
         w.f64(scale)
@@ -607,7 +607,7 @@ extension UISettings {
         let text = try r.string()
         let background = try r.color()
         let foreground = try r.color()
-        let fps = Int(try r.u32())
+        let fps = Int(clamping: try r.u32())
         let command: String? =
             switch try r.u8() {
             case 0: nil
@@ -618,7 +618,7 @@ extension UISettings {
         guard let auth = AuthMethods(rawValue: authBits) else { throw ProtocolError("settings: unknown auth methods \(authBits)") }
         let graceUntil = try r.optionalF64()
         let holdsMatches = try r.bool()
-        let pinLength = Int(try r.u32())
+        let pinLength = Int(clamping: try r.u32())
         guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
         var settings = UISettings(
             text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
@@ -632,7 +632,7 @@ extension UISettings {
         settings.rightToLeft = try r.bool()
         settings.clockFormat = try r.optionalString()
         settings.dateFormat = try r.optionalString()
-        let count = Int(try r.u32())
+        let count = Int(clamping: try r.u32())
         guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
         var all: [String] = []
         for _ in 0..<count { all.append(try r.string()) }
@@ -641,7 +641,7 @@ extension UISettings {
         settings.theme = try r.optionalString()
         settings.scale = try r.f64()
         settings.image = try r.optionalString()
-        let mode = Int(try r.u8())
+        let mode = Int(clamping: try r.u8())
         guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
         settings.imageMode = ImageMode.allCases[mode]
         self = settings
@@ -711,19 +711,19 @@ extension Gate.Snapshot {
             default: throw ProtocolError("state: unknown verification state \(verificationTag)")
             }
         let entry = try r.entry()
-        let limiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let limiter = AttemptLimiter(failures: Int(clamping: try r.u32()), blockedUntil: try r.optionalF64())
         let showing = try r.present() ? BannerQueue.Showing(banner: try r.banner(), start: try r.f64(), leaving: try r.optionalF64()) : nil
-        let waitingCount = Int(try r.u32())
+        let waitingCount = Int(clamping: try r.u32())
         guard waitingCount <= 64 else { throw ProtocolError("state: \(waitingCount) banners waiting") }
         var waiting: [Banner] = []
         for _ in 0..<waitingCount { waiting.append(try r.banner()) }
         let capsLock = try r.bool()
         let wheels = try r.present() ? try r.wheels() : nil
-        let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let pinLimiter = AttemptLimiter(schedule: .pin, failures: Int(clamping: try r.u32()), blockedUntil: try r.optionalF64())
         let checkingPin = try r.bool()
         let heldMatch = try r.present() ? Gate.HeldMatch(method: try r.passiveMethod(), until: try r.f64()) : nil
         let awaitingSince = try r.optionalF64()
-        let methodLimiter = AttemptLimiter(failures: Int(try r.u32()), blockedUntil: try r.optionalF64())
+        let methodLimiter = AttemptLimiter(failures: Int(clamping: try r.u32()), blockedUntil: try r.optionalF64())
         let keyboardLayout = try r.optionalString()
         self.init(
                 slide: slide, verification: verification, entry: entry, limiter: limiter,
@@ -816,7 +816,7 @@ package struct FrameBuffer {
     /// The next whole frame's body, nil until one has arrived; throws on a bad length.
     package mutating func next() throws(ProtocolError) -> ArraySlice<UInt8>? {
         guard bytes.count - start >= 4 else { return nil }
-        let length = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
+        let length = Int(clamping: bytes[start]) | Int(clamping: bytes[start + 1]) << 8 | Int(clamping: bytes[start + 2]) << 16 | Int(clamping: bytes[start + 3]) << 24
         guard (1...GuardProtocol.maximumFrame).contains(length) else { throw ProtocolError("a frame of \(length) bytes") }
         guard bytes.count - start >= 4 + length else { return nil }
         let body = bytes[(start + 4)..<(start + 4 + length)]
@@ -872,7 +872,7 @@ struct FrameWriter {
     /// An `input` message's tag and place (0, 0 where the input has none).
     mutating func input(_ tag: GuardMessage.InputTag, _ x: Double = 0, _ y: Double = 0) { tagged(tag.rawValue, x, y) }
 
-    mutating func u32(_ v: UInt32) { littleEndian(UInt64(v), bytes: 4) }
+    mutating func u32(_ v: UInt32) { littleEndian(UInt64(clamping: v), bytes: 4) }
 
     mutating func u64(_ v: UInt64) { littleEndian(v, bytes: 8) }
 
@@ -880,7 +880,7 @@ struct FrameWriter {
     /// `stride`: a stride's iterator is generic code of the standard library that the
     /// linker cannot place with the rest of what a resting lock runs.)
     private mutating func littleEndian(_ v: UInt64, bytes: Int) {
-        for i in 0..<bytes { body.append(UInt8(truncatingIfNeeded: v >> UInt64(8 * i))) }
+        for i in 0..<bytes { body.append(UInt8(truncatingIfNeeded: v >> UInt64(clamping: 8 * i))) }
     }
 
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
@@ -925,7 +925,7 @@ struct FrameWriter {
     }
 
     mutating func banner(_ b: Banner) {
-        u8(UInt8(b.kind.rawValue))
+        u8(UInt8(clamping: b.kind.rawValue))
         string(b.text)
         optional(b.countdownUntil) { $0.f64($1) }
         bool(b.persistent)
@@ -973,16 +973,16 @@ struct FrameReader {
     }
 
     private mutating func unsigned(_ bytes: Int) throws(ProtocolError) -> UInt64 {
-        try take(bytes).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        try take(bytes).reversed().reduce(0) { $0 << 8 | UInt64(clamping: $1) }
     }
 
-    mutating func u8() throws(ProtocolError) -> UInt8 { UInt8(try unsigned(1)) }
-    mutating func u32() throws(ProtocolError) -> UInt32 { UInt32(try unsigned(4)) }
+    mutating func u8() throws(ProtocolError) -> UInt8 { UInt8(clamping: try unsigned(1)) }
+    mutating func u32() throws(ProtocolError) -> UInt32 { UInt32(clamping: try unsigned(4)) }
     mutating func u64() throws(ProtocolError) -> UInt64 { try unsigned(8) }
     mutating func f64() throws(ProtocolError) -> Double { Double(bitPattern: try u64()) }
 
     mutating func string() throws(ProtocolError) -> String {
-        let count = Int(try u32())
+        let count = Int(clamping: try u32())
         guard count <= rest.count else { throw ProtocolError("a string runs past its message") }
         guard let text = String(validating: try take(count), as: UTF8.self) else {
             throw ProtocolError("a string is not UTF-8")
@@ -1011,7 +1011,7 @@ struct FrameReader {
 
     /// A method that needs no typing, by its byte (`GuardMessage.methodTag`).
     mutating func passiveMethod() throws(ProtocolError) -> AuthMethod {
-        let raw = Int(try u8())
+        let raw = Int(clamping: try u8())
         guard raw < AuthMethod.allCases.count, AuthMethod.allCases[raw].isPassive else {
             throw ProtocolError("unknown no-typing method \(raw)")
         }
@@ -1020,7 +1020,7 @@ struct FrameReader {
 
     mutating func bannerKind() throws(ProtocolError) -> Banner.Kind {
         let raw = try u8()
-        guard let kind = Banner.Kind(rawValue: Int(raw)) else { throw ProtocolError("unknown banner kind \(raw)") }
+        guard let kind = Banner.Kind(rawValue: Int(clamping: raw)) else { throw ProtocolError("unknown banner kind \(raw)") }
         return kind
     }
 
@@ -1035,15 +1035,15 @@ struct FrameReader {
         let isOpen = try bool()
         let prompt = try present() ? PasswordEntry.Prompt(text: try string(), echo: try bool()) : nil
         return PasswordEntry(
-            isOpen: isOpen, prompt: prompt, count: Int(try u32()), checking: try bool(), lastActivity: try f64(),
+            isOpen: isOpen, prompt: prompt, count: Int(clamping: try u32()), checking: try bool(), lastActivity: try f64(),
             shakeStart: try optionalF64(), submitWhenAsked: try bool())
     }
 
     mutating func wheels() throws(ProtocolError) -> Wheels {
-        let count = Int(try u32())
+        let count = Int(clamping: try u32())
         guard (1...12).contains(count) else { throw ProtocolError("state: \(count) wheels") }
-        let focus = Int(try u32())
-        let held = try present() ? Int(try u32()) : nil
+        let focus = Int(clamping: try u32())
+        let held = try present() ? Int(clamping: try u32()) : nil
         guard focus < count, (held ?? 0) < count else { throw ProtocolError("state: wheel focus or hold out of range") }
         var wheels: [Wheel] = []
         for _ in 0..<count {

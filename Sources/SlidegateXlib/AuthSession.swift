@@ -190,7 +190,7 @@ package final class AuthSession {
     package func checkPin(_ digits: [Int], at now: Double) -> GateInput? {
         secret.clear()
         defer { secret.clear() }
-        for d in digits { secret.append(Unicode.Scalar(UInt8(48 + min(max(d, 0), 9)))) }
+        for d in digits { secret.append(Unicode.Scalar(UInt8(clamping: 48 + min(max(d, 0), 9)))) }
         if process == nil || process?.poll() != nil { restart(reason: nil) }
         checkingPin = true
         return sendSecret(kind: AuthProtocol.pinKind, at: now)
@@ -329,7 +329,7 @@ package final class AuthSession {
     package func key(of event: inout XEvent) -> EntryKey? {
         var keysym: KeySym = 0
         var bytes = [CChar](repeating: 0, count: 8)
-        _ = XLookupString(&event.xkey, &bytes, Int32(bytes.count), &keysym, nil)
+        _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &keysym, nil)
         let control = event.xkey.state & UInt32(ControlMask) != 0
         typed = nil
         // The person acted: a stack that was not available is tried again.

@@ -41,7 +41,7 @@ package final class ChildProcess {
         for signal in SignalWatch.terminating + [SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(clamping: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -148,8 +148,8 @@ package final class Executable {
             throw SystemError(path, code: EACCES)
         }
         identity = [
-            UInt64(info.st_dev), UInt64(info.st_ino), UInt64(info.st_size), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
-            UInt64(info.st_mtim.tv_nsec),
+            UInt64(clamping: info.st_dev), UInt64(clamping: info.st_ino), UInt64(clamping: info.st_size), UInt64(bitPattern: Int64(clamping: info.st_mtim.tv_sec)),
+            UInt64(clamping: info.st_mtim.tv_nsec),
         ]
         contents = Self.contents(info)
     }
@@ -199,7 +199,7 @@ package enum OutOfMemoryProtection {
         defer { fd.close() }
         var buffer = [UInt8](repeating: 0, count: 16)
         guard let n = try? fd.read(into: &buffer), n > 0 else { return nil }
-        return Int(String(decoding: buffer[..<n].filter { $0 > 32 }, as: UTF8.self))
+        return Int(String(decoding: buffer[..<n].filter { $0 > 32 }, as: UTF8.self), radix: 10)
     }
 
     /// Runs `body` (which starts a child) with this process's score at 0, so the child

@@ -56,7 +56,7 @@ package final class EventLoop {
     package init(display: XDisplay, synthetic: SyntheticEvents) throws(UserError) {
         self.display = display
         self.synthetic = synthetic
-        timer = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        timer = timerfd_create(CLOCK_BOOTTIME, Int32(clamping: TFD_NONBLOCK | TFD_CLOEXEC))
         guard timer >= 0 else { throw SystemError("timerfd_create").userError(.internalError, "the event loop's timer") }
     }
 
@@ -160,11 +160,11 @@ package final class EventLoop {
             arm(for: wakeAt.flatMap { $0.isFinite ? $0 : nil })
         }
         let timeout: Double = wakeAt.map { $0 <= now ? 0 : -1 } ?? -1
-        if sg_ppoll(&polled, UInt(polled.count), timeout) < 0 {
+        if sg_ppoll(&polled, UInt(clamping: polled.count), timeout) < 0 {
             if errno == EINTR { return .woken(xSocket: true) }
             throw UserError("waiting for events failed: \(String(cString: strerror(errno)))", status: .internalError)
         }
-        if polled[0].revents & Int16(POLLNVAL | POLLERR) != 0 {
+        if polled[0].revents & Int16(clamping: POLLNVAL | POLLERR) != 0 {
             throw UserError("internal error: the X connection's descriptor failed", status: .internalError)
         }
         if polled[polled.count - 1].revents != 0 {
@@ -178,7 +178,7 @@ package final class EventLoop {
         let entries = watched
         for i in entries.indices where polled[i + 1].revents != 0 {
             let (entry, result) = (entries[i], polled[i + 1])
-            let bad = Int16(entry.peer ? POLLNVAL : POLLNVAL | POLLERR)
+            let bad = Int16(clamping: entry.peer ? POLLNVAL : POLLNVAL | POLLERR)
             if result.revents & bad != 0 {
                 throw UserError(
                     "internal error: the descriptor of \(entry.name) (\(entry.descriptor)) is invalid or failed",

@@ -84,7 +84,7 @@ package struct FileDescriptor: Hashable, Sendable {
     package func write(_ bytes: [UInt8]) throws(SystemError) -> Int {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeBytes { $0.baseAddress.map { Glibc.write(rawValue, $0 + done, bytes.count - done) } ?? 0 }
             if n > 0 {
                 done += n
             } else if n < 0 && errno == EAGAIN {
@@ -101,7 +101,7 @@ package struct FileDescriptor: Hashable, Sendable {
     package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(rawValue, bytes.baseAddress! + done, bytes.count - done)
+            let n = bytes.baseAddress.map { Glibc.write(rawValue, $0 + done, bytes.count - done) } ?? 0
             if n > 0 {
                 done += n
             } else if n < 0 && errno == EAGAIN {
@@ -118,7 +118,7 @@ package struct FileDescriptor: Hashable, Sendable {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count < bytes.count {
-            let n = try retryingInterrupts("read") { bytes.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, $0.count - count) } }
+            let n = try retryingInterrupts("read") { bytes.withUnsafeMutableBytes { raw in raw.baseAddress.map { Glibc.read(rawValue, $0 + count, raw.count - count) } ?? 0 } }
             if n == 0 { break }
             count += n
         }
@@ -129,7 +129,7 @@ package struct FileDescriptor: Hashable, Sendable {
     package func readFully(into buffer: inout [UInt8]) throws(SystemError) -> Bool {
         var count = 0
         while count < buffer.count {
-            let n = try retryingInterrupts("read") { buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, $0.count - count) } }
+            let n = try retryingInterrupts("read") { buffer.withUnsafeMutableBytes { raw in raw.baseAddress.map { Glibc.read(rawValue, $0 + count, raw.count - count) } ?? 0 } }
             if n == 0 { return false }
             count += n
         }
@@ -141,7 +141,7 @@ package struct FileDescriptor: Hashable, Sendable {
         var done = 0
         while done < bytes.count {
             done += try retryingInterrupts("write") {
-                bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + done, $0.count - done) }
+                bytes.withUnsafeBytes { $0.baseAddress.map { Glibc.write(rawValue, $0 + done, bytes.count - done) } ?? 0 }
             }
         }
     }

@@ -71,7 +71,7 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// through it in turn.
     package static func hash(_ bytes: some Sequence<UInt8>, into hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
         var h = hash
-        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in bytes { h = (h ^ UInt64(clamping: byte)) &* 0x100_0000_01b3 }
         return h
     }
 
@@ -93,9 +93,9 @@ package struct FirstFrameFile: Equatable, Sendable {
         }
         append(version)
         append(key)
-        append(UInt32(width))
-        append(UInt32(height))
-        append(UInt32(depth))
+        append(UInt32(clamping: width))
+        append(UInt32(clamping: height))
+        append(UInt32(clamping: depth))
         append(UInt32(0))
         append(checksum)
         return bytes

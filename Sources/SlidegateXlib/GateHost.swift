@@ -173,7 +173,7 @@ package final class GateHost {
             start(bound.name, bound.command, option: "key-command")
             return nil
         }
-        let controlAlt = UInt32(ControlMask | Mod1Mask)
+        let controlAlt = UInt32(clamping: ControlMask | Mod1Mask)
         if switchUserCommand != nil, keysym == 0x73, event.xkey.state & controlAlt == controlAlt {
             switchUser()
             return nil
@@ -258,7 +258,7 @@ package final class GateHost {
         guard method.usesPassword else { return nil }
         var state = XkbStateRec()
         guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
-        let on = UInt32(state.locked_mods) & UInt32(LockMask) != 0
+        let on = UInt32(clamping: state.locked_mods) & UInt32(LockMask) != 0
         if on != gate.capsLock, let status = handle(.capsLock(on), at: now) { return status }
         let layout = KeyboardLayouts.current(display)
         return layout == gate.keyboardLayout ? nil : handle(.keyboardLayout(layout), at: now)

@@ -13,7 +13,7 @@ package enum KeyboardLayouts {
     package static func current(_ display: XDisplay) -> String? {
         var state = XkbStateRec()
         guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
-        return name(of: Int(state.group), in: rulesNames(display))
+        return name(of: Int(clamping: state.group), in: rulesNames(display))
     }
 
     /// The name of `group` in the rules' names (NUL-separated: rules, model, layouts,
@@ -48,6 +48,6 @@ package enum KeyboardLayouts {
         else { return [] }
         defer { if let data { XFree(data) } }
         guard let data, type == XA_STRING, format == 8 else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+        return Array(UnsafeBufferPointer(start: data, count: Int(clamping: count)))
     }
 }

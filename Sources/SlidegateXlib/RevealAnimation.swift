@@ -21,15 +21,17 @@ package enum RevealAnimation {
         var elapsed = 0.0
         while true {
             var rects = how.remaining(opened: Reveal.opened(after: elapsed), width: width, height: height).map {
-                XRectangle(x: Int16(clamping: Int($0.x)), y: Int16(clamping: Int($0.y)), width: UInt16(clamping: Int($0.width)), height: UInt16(clamping: Int($0.height)))
+                XRectangle(
+                    x: Int16(clamping: Int(saturating: $0.x)), y: Int16(clamping: Int(saturating: $0.y)),
+                    width: UInt16(clamping: Int(saturating: $0.width)), height: UInt16(clamping: Int(saturating: $0.height)))
             }
-            XShapeCombineRectangles(dpy, window, ShapeBounding, 0, 0, &rects, Int32(rects.count), ShapeSet, Unsorted)
+            XShapeCombineRectangles(dpy, window, ShapeBounding, 0, 0, &rects, Int32(clamping: rects.count), ShapeSet, Unsorted)
             if elapsed == 0, display.sync() != nil { return false }
             XFlush(dpy)
             if elapsed >= Reveal.duration { return true }
             let next = start + min(((elapsed / frame).rounded(.down) + 1) * frame, Reveal.duration)
             let wait = next - boottimeNow()
-            if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            if wait > 0 { usleep(UInt32(clamping: Int(saturating: wait * 1_000_000))) }
             elapsed = boottimeNow() - start
         }
     }

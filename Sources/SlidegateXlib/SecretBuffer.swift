@@ -13,7 +13,7 @@ package final class SecretBuffer {
     /// A buffer of at least `capacity` bytes; throws when the memory cannot be mapped or
     /// locked (a locker must not keep a password in swappable memory).
     package init(capacity: Int = 4096) throws(SystemError) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let page = Int(clamping: sysconf(Int32(clamping: _SC_PAGESIZE)))
         mappedSize = (capacity + page - 1) / page * page
         guard let mapped = mmap(nil, mappedSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             mapped != MAP_FAILED

@@ -42,8 +42,9 @@ package struct ThemeFiles: Equatable, Sendable {
             guard let size = Self.pngSize(path) else { throw problem(path, "is not a readable PNG image") }
             return (path, size, path == double)
         }
-        let track = try image("track", required: true)!
-        let thumb = try image("thumb", required: true)!
+        guard let track = try image("track", required: true), let thumb = try image("thumb", required: true) else {
+            throw problem(directory, "needs track.png and thumb.png")
+        }
         let busy = try image("thumb-busy", required: false)
         self.track = track.path
         self.thumb = thumb.path
@@ -65,7 +66,7 @@ package struct ThemeFiles: Equatable, Sendable {
         guard let header = fileHeader(path, count: 24), header.count == 24, header[0..<8].elementsEqual(pngSignature),
             header[12..<16] == [0x49, 0x48, 0x44, 0x52]
         else { return nil }
-        func big(_ at: Int) -> Int { header[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        func big(_ at: Int) -> Int { header[at..<(at + 4)].reduce(0) { $0 << 8 | Int(clamping: $1) } }
         let (w, h) = (big(16), big(20))
         return w > 0 && h > 0 && w <= 16384 && h <= 16384 ? (w, h) : nil
     }

@@ -56,7 +56,7 @@ package final class WallClock {
         var t = time.tv_sec
         var parts = tm()
         localtime_r(&t, &parts)
-        return timespec(tv_sec: time.tv_sec + 60 - Int(parts.tm_sec), tv_nsec: 0)
+        return timespec(tv_sec: time.tv_sec + 60 - Int(clamping: parts.tm_sec), tv_nsec: 0)
     }
 }
 
@@ -67,7 +67,7 @@ package final class WallClockTimer {
     package let descriptor: Int32
 
     package init() throws(UserError) {
-        descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        descriptor = timerfd_create(CLOCK_REALTIME, Int32(clamping: TFD_NONBLOCK | TFD_CLOEXEC))
         guard descriptor >= 0 else { throw SystemError("timerfd_create").userError(.internalError, "the clock's timer") }
     }
 
@@ -78,7 +78,7 @@ package final class WallClockTimer {
     /// Fires at `moment` on the wall clock, or as soon as the clock is set.
     package func arm(at moment: timespec) {
         var spec = itimerspec(it_interval: timespec(), it_value: moment)
-        timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+        timerfd_settime(descriptor, Int32(clamping: TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
     }
 
     /// Fires no more (while the screen is blank).

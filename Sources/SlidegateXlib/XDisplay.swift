@@ -43,7 +43,7 @@ package final class XDisplay {
     /// screen size, which `XRRUpdateConfiguration` copies from events another client can
     /// forge.
     package func rootSize() -> (width: Int, height: Int) {
-        guard let size = size(of: root) else { return (Int(XDisplayWidth(pointer, screen)), Int(XDisplayHeight(pointer, screen))) }
+        guard let size = size(of: root) else { return (Int(clamping: XDisplayWidth(pointer, screen)), Int(clamping: XDisplayHeight(pointer, screen))) }
         return size
     }
 
@@ -57,7 +57,7 @@ package final class XDisplay {
         var border: UInt32 = 0
         var depth: UInt32 = 0
         guard XGetGeometry(pointer, window, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
-        return (Int(width), Int(height))
+        return (Int(clamping: width), Int(clamping: height))
     }
 
     package func atom(_ name: String) -> Atom { XInternAtom(pointer, name, 0) }
@@ -77,16 +77,16 @@ package final class XDisplay {
     package func sync() -> Int32? {
         XSync(pointer, 0)
         let code = sg_take_x_error()
-        return code == 0 ? nil : Int32(code)
+        return code == 0 ? nil : Int32(clamping: code)
     }
 
     /// An allocated pixel for an opaque colour in the default colormap; black or white,
     /// whichever is nearer, when the colormap has no room.
     package func pixel(for color: Color) -> UInt {
         var xcolor = XColor()
-        xcolor.red = UInt16(color.red * 65535)
-        xcolor.green = UInt16(color.green * 65535)
-        xcolor.blue = UInt16(color.blue * 65535)
+        xcolor.red = UInt16(clamping: Int(saturating: color.red * 65535))
+        xcolor.green = UInt16(clamping: Int(saturating: color.green * 65535))
+        xcolor.blue = UInt16(clamping: Int(saturating: color.blue * 65535))
         xcolor.flags = CChar(DoRed | DoGreen | DoBlue)
         guard XAllocColor(pointer, XDefaultColormap(pointer, screen), &xcolor) != 0 else {
             return color.red + color.green + color.blue >= 1.5 ? XWhitePixel(pointer, screen) : XBlackPixel(pointer, screen)
@@ -106,7 +106,7 @@ package final class XDisplay {
             let list = XRRGetMonitors(pointer, root, 1, &count)
         {
             defer { XRRFreeMonitors(list) }
-            let found = (0..<Int(count)).map { i in
+            let found = (0..<Int(clamping: count)).map { i in
                 Monitor(
                     rect: Rect(x: Double(list[i].x), y: Double(list[i].y), width: Double(list[i].width), height: Double(list[i].height)),
                     primary: list[i].primary != 0)
@@ -115,7 +115,7 @@ package final class XDisplay {
         }
         if XineramaIsActive(pointer) != 0, let screens = XineramaQueryScreens(pointer, &count) {
             defer { XFree(screens) }
-            let found = (0..<Int(count)).map { i in
+            let found = (0..<Int(clamping: count)).map { i in
                 Monitor(
                     rect: Rect(x: Double(screens[i].x_org), y: Double(screens[i].y_org), width: Double(screens[i].width), height: Double(screens[i].height)),
                     primary: i == 0)
@@ -134,10 +134,10 @@ package final class XDisplay {
         defer { XRRFreeScreenResources(resources) }
         let r = resources.pointee
         var fastest = 0.0
-        for i in 0..<Int(r.ncrtc) {
+        for i in 0..<Int(clamping: r.ncrtc) {
             guard let crtc = XRRGetCrtcInfo(pointer, resources, r.crtcs[i]) else { continue }
             defer { XRRFreeCrtcInfo(crtc) }
-            guard crtc.pointee.mode != 0, let mode = (0..<Int(r.nmode)).map({ r.modes[$0] }).first(where: { $0.id == crtc.pointee.mode })
+            guard crtc.pointee.mode != 0, let mode = (0..<Int(clamping: r.nmode)).map({ r.modes[$0] }).first(where: { $0.id == crtc.pointee.mode })
             else { continue }
             var lines = Double(mode.vTotal)
             if mode.modeFlags & UInt(RR_DoubleScan) != 0 { lines *= 2 }
@@ -145,7 +145,7 @@ package final class XDisplay {
             guard mode.dotClock > 0, mode.hTotal > 0, lines > 0 else { continue }
             fastest = max(fastest, Double(mode.dotClock) / (Double(mode.hTotal) * lines))
         }
-        return min(fps, fastest > 0 ? Int(fastest.rounded(.up)) : Self.untimedRate)
+        return min(fps, fastest > 0 ? Int(saturating: fastest.rounded(.up)) : Self.untimedRate)
     }
 
     /// The refresh rate assumed of monitors whose mode has no timings.
