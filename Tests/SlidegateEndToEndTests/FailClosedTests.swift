@@ -44,6 +44,23 @@ import Testing
     /// Two 34,000-byte info messages from pam_echo, then the UI dies, so the guard sends its
     /// whole state (with the banners) to a new one: the texts were cut where they came in,
     /// the lock holds, and the password opens it.
+    /// CVE-2007-1859 (xscreensaver): a user missing from passwd made the locker fail in a way
+    /// that unlocked. A lock by a user with no passwd entry is exit 2 before anything is
+    /// locked, naming why. Needs root to run as another uid (the tests run as root).
+    @Test func aUserMissingFromPasswdIsExit2BeforeLocking() throws {
+        try #require(getuid() == 0, "the tests run as root, to start slidegate as a uid with no passwd entry")
+        #expect(getpwuid(54321) == nil, "uid 54321 has no passwd entry here")
+        let gate = try Child(
+            "/usr/bin/setpriv", ["--reuid=54321", "--regid=54321", "--clear-groups", slidegatePath] + LockModeTests.arguments + ["--auth", "pam"],
+            environment: [
+                "DISPLAY": screen.name, "WAYLAND_DISPLAY": unset, "HOME": "/nonexistent", "XDG_CONFIG_HOME": unset,
+                "XDG_CONFIG_DIRS": "/nonexistent/slidegate-tests", "XDG_CACHE_HOME": unset,
+            ])
+        #expect(gate.wait(timeout: 10) == 2, "\(gate.standardError)")
+        #expect(gate.standardError.contains("no user has uid 54321"), "\(gate.standardError)")
+        #expect(client.mappedTopLevels().isEmpty && client.canGrabKeyboard(), "nothing was ever locked")
+    }
+
     @Test func hugePamMessagesAreCutAndTheLockHolds() throws {
         let gate = try lock(["--auth", "pam", "--pam-service", "loud"], environment: pam.environment)
         client.type("s", enter: false)

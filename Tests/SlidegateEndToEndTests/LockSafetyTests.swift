@@ -45,6 +45,44 @@ import Testing
         #expect(eventually(within: 1) { XCheckWindowEvent(client.display, probe, KeyPressMask, &event) != 0 }, "the probe hears keys once unlocked")
     }
 
+    /// CVE-2014-1949 (Shift+F10 opened a context menu over a lock), CVE-2019-3820 (a desktop's
+    /// shortcuts worked under a lock): the keys desktops bind — Shift+F10, Menu, Super, Alt+F4,
+    /// Ctrl+Alt+T — grabbed on the root by another client, as a desktop grabs them, reach it
+    /// before the lock (so the test can fail) and not while locked.
+    @Test func theKeysDesktopsBindReachNoOneWhileLocked() throws {
+        let desktop = try Client(screen)
+        let combos: [(modifiers: [Int32], key: Int32)] = [
+            ([0xffe1], 0xffc7), ([], 0xff67), ([], 0xffeb), ([0xffe9], 0xffc1), ([0xffe3, 0xffe9], 0x74),
+        ]
+        for combo in combos {
+            let code = Int32(XKeysymToKeycode(desktop.display, KeySym(combo.key)))
+            XGrabKey(desktop.display, code, UInt32(AnyModifier), desktop.root, 1, GrabModeAsync, GrabModeAsync)
+        }
+        XSync(desktop.display, 0)
+        func press(_ combo: (modifiers: [Int32], key: Int32)) {
+            combo.modifiers.forEach(client.keyDown)
+            client.key(combo.key)
+            combo.modifiers.reversed().forEach(client.keyUp)
+        }
+        func heard() -> Int {
+            XSync(desktop.display, 0)
+            var count = 0
+            var event = XEvent()
+            while XCheckTypedEvent(desktop.display, KeyPress, &event) != 0 { count += 1 }
+            return count
+        }
+        combos.forEach(press)
+        #expect(eventually { heard() > 0 }, "before the lock the desktop hears its keys")
+        let gate = try lock()
+        _ = heard()
+        combos.forEach(press)
+        barrier(client, { thumbShown(at: $0) })
+        #expect(heard() == 0, "no bound key reached the desktop while locked")
+        #expect(gate.isRunning && covered())
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func aWindowMappedAboveTheCoverIsCoveredAgainWithin100Milliseconds() throws {
         let gate = try lock()
         let cover = try #require(topWindow())

@@ -169,6 +169,21 @@ import Testing
         return try screen.slidegate(Self.slider + ["--auth", "pin", "--pin-file", path])
     }
 
+    /// CVE-2016-6866 (slock): crypt(3) gave NULL for a hash it could not read, slock used it
+    /// and crashed, and the screen unlocked. A hash of a known kind that crypt cannot read
+    /// passes the file's check; a PIN is then refused and the lock holds.
+    @Test func aHashCryptCannotReadRefusesEveryPinAndTheLockHolds() throws {
+        let gate = try lockWith("4 $y$j9T$*not*a*salt*$*not*a*hash*\n")
+        #expect(eventually(within: 5) { thumbShown(at: 0) && wheelsStill() }, "locked: \(gate.standardError)")
+        for d in [2, 5, 8, 0] { client.key(Self.keysym(d)) }
+        client.key(0xff0d)
+        #expect(eventually { client.bannerIcon().map { $0.r > 180 && $0.g < 120 } ?? false }, "the PIN is refused")
+        #expect(eventually { thumbShown(at: 0) && !thumbShown(at: 1) }, "the thumb springs back")
+        #expect(gate.isRunning && !client.canGrabKeyboard() && client.pixel(5, 5) == (16, 32, 48), "still locked: \(gate.standardError)")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func badPinFilesAreExit2NamingTheFileBeforeAnythingIsLocked() throws {
         let good = "4 $y$j9T$ZVoxMqnsKWgDsKdawhxb.1$wLuHexuMa.q.lKz7ZN0AX6/WbvOK80NZUY5CgbTu1Z1\n"
         var cases: [(Child, String)] = [
