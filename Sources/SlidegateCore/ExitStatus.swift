@@ -30,6 +30,21 @@ package enum ExitStatus: Equatable, Sendable {
         case .uiProtocolError: 10
         }
     }
+
+    /// The status a process exited with, as slidegate documents it; a code slidegate does
+    /// not use is an internal error.
+    package init(code: Int32) {
+        switch code {
+        case 0: self = .completed
+        case 2: self = .usage
+        case 3: self = .noDisplayOrLock
+        case 4: self = .timedOut
+        case 5: self = .windowClosed
+        case 10: self = .uiProtocolError
+        case 129...255: self = .signal(code - 128)
+        default: self = .internalError
+        }
+    }
 }
 
 /// An error a user can cause, with the one line slidegate prints for it and its exit status.

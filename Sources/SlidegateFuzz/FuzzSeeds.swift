@@ -11,6 +11,7 @@ extension FuzzTarget {
         case .files: Self.fileSeeds
         case .gate: Self.gateSeeds
         case .layout: Self.layoutSeeds
+        case .supervisor: Self.supervisorSeeds
         }
     }
 
@@ -77,6 +78,23 @@ extension FuzzTarget {
             [2, 0] + monitor(0, 0, 9, 9) + monitor(0, 0, 1280, 720) + screen + [0x55, 0],
             [16, 15] + (0..<16).flatMap { monitor(Int16($0) * 640, 0, 640, 360) } + [0x00, 0x28, 0x68, 0x01, 0x00, 0x78, 4],
             [0, 0, 0, 0, 0, 0, 0xff, 0x01],
+        ]
+    }
+
+    /// Steps of (time: u16 ms, kind, fields): a lock that unlocks; three deaths in 10 s and
+    /// the safe mode; a signal while a guard dies; a guard that fails before locking.
+    private static var supervisorSeeds: [[UInt8]] {
+        func says(_ ms: UInt16, _ text: String) -> [UInt8] {
+            let bytes = Array(text.utf8)
+            return [UInt8(ms & 0xff), UInt8(ms >> 8), 0, UInt8(bytes.count), 0] + bytes
+        }
+        func ends(_ ms: UInt16, code: UInt8, killed: Bool) -> [UInt8] { [UInt8(ms & 0xff), UInt8(ms >> 8), 2, code, killed ? 1 : 0] }
+        return [
+            says(5, "G\nL\n") + says(900, "E0\n") + ends(1, code: 0, killed: false),
+            says(5, "G\nL\n") + ends(1000, code: 8, killed: true) + says(10, "G\nL\n") + ends(1000, code: 3, killed: true)
+                + ends(1000, code: 1, killed: false) + ends(500, code: 8, killed: true),
+            says(5, "L\n") + [0, 1, 1, 14] + ends(2, code: 8, killed: true),
+            ends(3, code: 2, killed: false),
         ]
     }
 

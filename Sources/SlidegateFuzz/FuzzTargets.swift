@@ -16,6 +16,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case gate
     /// The lock screen's layout over any monitors the X server may report.
     case layout
+    /// The supervisor's reading of its guard's reports and its decisions when a guard ends.
+    case supervisor
 
     package func run(_ bytes: [UInt8]) throws(FuzzFailure) {
         switch self {
@@ -24,6 +26,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .files: try Self.files(bytes)
         case .gate: try Self.gate(bytes)
         case .layout: try Self.layout(bytes)
+        case .supervisor: try Self.supervisor(bytes)
         }
     }
 }
