@@ -44,6 +44,35 @@ void sg_trap_x_errors(void) {
     XSetIOErrorHandler(lost_connection);
 }
 
+/* The supervisor's connection only holds grabs: another client may end it (XKillClient),
+   and the supervisor must live on to lock again, so losing it is noted, not an exit. Xlib
+   returns from the failed call once the exit handler returns; the display is then dead. */
+static int lost_supervisor_connection = 0;
+
+static int note_lost_connection(Display *display) {
+    (void)display;
+    lost_supervisor_connection = 1;
+    return 0;
+}
+
+static void return_after_lost_connection(Display *display, void *data) {
+    (void)display;
+    (void)data;
+    lost_supervisor_connection = 1;
+}
+
+void sg_survive_lost_connection(Display *display) {
+    XSetErrorHandler(record_x_error);
+    XSetIOErrorHandler(note_lost_connection);
+    XSetIOErrorExitHandler(display, return_after_lost_connection, NULL);
+}
+
+int sg_take_lost_connection(void) {
+    int lost = lost_supervisor_connection;
+    lost_supervisor_connection = 0;
+    return lost;
+}
+
 int sg_take_x_error(void) {
     int code = last_x_error;
     last_x_error = 0;
@@ -71,6 +100,8 @@ int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout) {
     }
     return ppoll(fds, (nfds_t)count, limit_pointer, NULL);
 }
+
+int sg_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int sg_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

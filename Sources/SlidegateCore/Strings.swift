@@ -18,6 +18,8 @@ package struct Strings: Equatable, Sendable {
     package var touchKey = "touch your security key"
     /// `--switch-user-command`'s button.
     package var switchUser = "switch user"
+    /// The banner of a lock taken again after its guard died.
+    package var lockRestarted = "the lock restarted: unlock again"
 
     package init() {}
 
@@ -25,7 +27,7 @@ package struct Strings: Equatable, Sendable {
     package var all: [String] {
         [
             label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn, fingerprintRecognised, keyRecognised, placeFinger, touchKey,
-            switchUser,
+            switchUser, lockRestarted,
         ]
     }
 
@@ -34,6 +36,7 @@ package struct Strings: Equatable, Sendable {
         guard all.count == Strings().all.count else { return nil }
         (label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn) = (all[0], all[1], all[2], all[3], all[4], all[5], all[6])
         (fingerprintRecognised, keyRecognised, placeFinger, touchKey, switchUser) = (all[7], all[8], all[9], all[10], all[11])
+        lockRestarted = all[12]
     }
 
     /// The longest a translation may be, in bytes of UTF-8: a catalogue is a file from
@@ -55,6 +58,7 @@ package struct Strings: Equatable, Sendable {
         copy.placeFinger = translate(placeFinger).cut(toUTF8: Self.maximumLength)
         copy.touchKey = translate(touchKey).cut(toUTF8: Self.maximumLength)
         copy.switchUser = translate(switchUser).cut(toUTF8: Self.maximumLength)
+        copy.lockRestarted = translate(lockRestarted).cut(toUTF8: Self.maximumLength)
         return copy
     }
 }

@@ -15,13 +15,13 @@ package final class Guard {
         package var uiPath: String
         /// Where the authentication helper is (`--auth pam`).
         package var authPath: String
-        /// `--fork`: fork once locked; the parent exits 0.
-        package var fork: Bool
+        /// Which lock, and where the supervisor hears of it.
+        package var supervised: GuardLaunch
 
-        package init(uiPath: String, authPath: String, fork: Bool) {
+        package init(uiPath: String, authPath: String, supervised: GuardLaunch) {
             self.uiPath = uiPath
             self.authPath = authPath
-            self.fork = fork
+            self.supervised = supervised
         }
     }
 
@@ -77,6 +77,10 @@ package final class Guard {
     private var loan = DragLoan<LentSlider>()
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
     private let pinLength: Int
+    /// Where the supervisor hears that the screen is locked and how the lock ends.
+    private let reports: FileDescriptor
+    /// The safe mode: no drawing program, the plain slider.
+    private let safeMode: Bool
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -95,6 +99,7 @@ package final class Guard {
         do {
             return try guardProcess.run()
         } catch {
+            // The lock did not end as asked: its windows stay for the next guard.
             report(error.message)
             return error.status
         }
@@ -103,6 +108,17 @@ package final class Guard {
     private init(_ options: Options, _ launch: Launch, sleepLock: SleepLock?) throws(UserError) {
         StartupTrace.mark("guard:options-read")
         self.options = options
+        reports = FileDescriptor(rawValue: launch.supervised.reportDescriptor)
+        _ = fcntl(reports.rawValue, F_SETFD, FD_CLOEXEC)
+        safeMode = launch.supervised.mode == .safe
+        if launch.supervised.mode != .first {
+            // Nothing the lock that died had opens this one.
+            self.options.grace = 0
+        }
+        if safeMode {
+            self.options.image = nil
+            self.options.theme = nil
+        }
         if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 {
             throw UserError(
                 "cannot lock: this is a Wayland session (WAYLAND_DISPLAY is set), where X11 grabs protect nothing; use the compositor's locker, or --geometry for a window",
@@ -125,23 +141,24 @@ package final class Guard {
         // frame, and it waits for the guard's first word before it talks to the X server.
         var early: EarlyUI?
         let places = Self.cachePlaces
-        if !launch.fork && options.image == nil && !FirstFrameFile.anyKept(cacheHome: places.cacheHome, home: places.home) {
+        if !safeMode && options.image == nil && !FirstFrameFile.anyKept(cacheHome: places.cacheHome, home: places.home) {
             early = Self.startEarly(program, socket: &nextSocket)
         }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: launch.authPath)
         let methods = try PassiveMethod.forOptions(options, helperPath: launch.authPath)
         display = try XDisplay()
+        display.ignoresMonitors = safeMode
         StartupTrace.mark("guard:connected")
-        scale = options.scale ?? display.resourceScale()
+        scale = safeMode ? 1 : options.scale ?? display.resourceScale()
         try options.checkSize(scale: scale)
         // A theme is checked before anything looks locked; its colour is the label's unless
         // --foreground says otherwise.
-        if let directory = options.theme {
+        if let directory = self.options.theme {
             let theme = try ThemeFiles(directory: directory, scale: scale)
             if let color = theme.config.foreground, !options.foregroundGiven { self.options.foreground = color }
         }
-        if let image = options.image { try BackgroundImageFile.check(image) }
+        if let image = self.options.image { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
         pacer = MotionPacer(fps: fps)
         loop = try EventLoop(display: display, synthetic: .ignored)
@@ -149,26 +166,29 @@ package final class Guard {
             report("cannot set oom_score_adj to -1000 (needs root or CAP_SYS_RESOURCE): under memory pressure the kernel may kill the guard, which unlocks")
         }
         // Frames are kept, but maybe not for this slider (another size, other settings).
-        if early == nil && !launch.fork {
+        if early == nil && !safeMode {
             let settings = Self.drawingSettings(self.options, fps: fps, pinLength: pinLength, scale: scale)
             if !Self.isFrameKept(self.options, display: display, settings: settings, program: program, scale: scale) {
                 early = Self.startEarly(program, socket: &nextSocket)
             }
         }
-        let (coverDisplay, coverScale, coverPins, watch) = (display, scale, pinLength, signals)
+        let (coverDisplay, coverScale, coverPins, watch, coverOptions) = (display, scale, pinLength, signals, self.options)
         let makeCover = { () throws(UserError) -> LockCover in
             try LockCover(
-                display: coverDisplay, background: options.background, slider: Self.sliderGeometry(options),
+                display: coverDisplay, background: options.background, slider: Self.sliderGeometry(coverOptions),
                 message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
                 switchUser: options.switchUserCommand != nil, scale: coverScale)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the
         // grab is tried until it succeeds, the sleep lock held until then.
+        // A lock taken again after its guard died must not give up either: the screen is
+        // covered by what the dead guard left.
         var coveredFirst: LockCover?
+        reports.say(.grabbing)
         grabs = try InputGrabs(
             display: display,
-            persistence: sleepLock == nil
+            persistence: sleepLock == nil && launch.supervised.mode == .first
                 ? .giveUp
                 : .keepTrying(
                     tooLong: { () throws(UserError) in coveredFirst = try makeCover() },
@@ -188,19 +208,32 @@ package final class Guard {
         blanking = Blanking(display)
         let now = boottimeNow()
         host = GateHost(
-            options: options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
+            options: self.options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
             auth: auth, methods: methods, display: display, loop: loop, start: now, forSleep: sleepLock != nil)
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
+        // From here on a guard that dies leaves its windows to the next, which frees them
+        // once its own are up.
+        XSetCloseDownMode(display.pointer, RetainTemporary)
+        if launch.supervised.mode != .first { XKillClient(display.pointer, UInt(AllTemporary)) }
+        XSync(display.pointer, 0)
+        reports.say(.locked)
         sleepLock?.release()
-        if launch.fork { try forkOnceLocked() }
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
-        startUI(early)
-        StartupTrace.mark("guard:ui-started")
+        if launch.supervised.mode != .first {
+            host.handle(.authMessage(.warning, self.options.strings.lockRestarted), at: now)
+        }
+        if safeMode {
+            fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: self.options.foreground)
+            sayLocked()
+        } else {
+            startUI(early)
+            StartupTrace.mark("guard:ui-started")
+        }
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
-        if options.image == nil { showFirstFrame() }
+        if self.options.image == nil && !safeMode { showFirstFrame() }
         // After the UI's start: its exec need not wait for these round trips.
         blanking.follow()
         if blanking.isBlank { blankingChanged() }
@@ -226,22 +259,14 @@ package final class Guard {
         return Rect(x: w.x - cover.slider.x, y: w.y - cover.slider.y, width: w.width, height: w.height)
     }
 
-    /// `--fork`: the parent exits 0 once the screen is locked, leaving the child (which
-    /// shares the X connection, and so the grabs) to guard it.
-    private func forkOnceLocked() throws(UserError) {
-        XSync(display.pointer, 0)
-        switch fork() {
-        case -1: throw SystemError("fork").userError(.internalError, "--fork: cannot fork")
-        case 0: return
-        default: _exit(0)
-        }
-    }
-
     private func run() throws(UserError) -> ExitStatus {
         defer { if lockedHintSaid { lockedHint.set(false) } }
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in pass() })
+        // The lock ends as asked: its windows go with it, and the supervisor ends with its status.
+        XSetCloseDownMode(display.pointer, DestroyAll)
+        reports.say(.ending(status.code))
         if status == .completed {
             reveal()
             grabs.release()
@@ -292,7 +317,7 @@ package final class Guard {
             grabs.regrab(at: now)
             if !grabs.complete { deadline.consider(now + 0.02) }
         }
-        let due = supervision.due(at: now, answerDue: ui?.answerDue)
+        let due = safeMode ? UISupervision.Due(action: nil, drawFallback: false) : supervision.due(at: now, answerDue: ui?.answerDue)
         switch due.action {
         case .start?:
             startUI()
@@ -324,7 +349,7 @@ package final class Guard {
             sayLocked()
         }
         deadline.consider(settlesAt)
-        deadline.consider(supervision.deadline)
+        if !safeMode { deadline.consider(supervision.deadline) }
         deadline.consider(ui?.answerDue)
         return .wait(until: deadline.time, readingXAfter: resting ? motionDue : nil)
     }
@@ -801,5 +826,12 @@ struct SleepLock {
     /// The screen is locked: let the system sleep.
     func release() {
         descriptor.close()
+    }
+}
+
+extension FileDescriptor {
+    /// Tells the supervisor; a supervisor that is gone hears nothing, and the lock goes on.
+    fileprivate func say(_ report: GuardReport) {
+        _ = try? write(Array(report.line.utf8))
     }
 }

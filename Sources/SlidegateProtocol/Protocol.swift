@@ -129,7 +129,7 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 8
+    package static let version: UInt32 = 9
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536

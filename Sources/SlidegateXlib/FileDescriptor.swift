@@ -46,6 +46,13 @@ package struct FileDescriptor: Hashable, Sendable {
         return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
 
+    /// A pipe, both ends close-on-exec: (read end, write end).
+    package static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        try retryingInterrupts("pipe2") { sg_pipe_cloexec(&fds) }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
     /// Opens `path` with `flags` (O_CLOEXEC is added), creating it with `mode` if asked to.
     package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try retryingInterrupts("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) })

@@ -98,7 +98,11 @@ package final class XDisplay {
     package typealias Monitor = LockPlacement.Monitor
 
     /// The monitors: RandR 1.5's list, else Xinerama's screens, else the whole root window.
+    /// The safe mode's: the screen is one monitor, whatever RandR says.
+    package var ignoresMonitors = false
+
     package func monitors() -> [Monitor] {
+        guard !ignoresMonitors else { return [] }
         var count: Int32 = 0
         var major: Int32 = 0
         var minor: Int32 = 0

@@ -53,7 +53,8 @@ import Testing
                 return length > 0 ? String(terminated: Array(buffer.prefix(length)) + [0]) : nil
             }
         }
-        #expect(opened(gate.pid).contains(secret), "the guard itself has it, as it was given")
+        #expect(opened(gate.pid).contains(secret), "slidegate itself has it, as it was given")
+        #expect(!opened(guardOf(gate.pid)).contains(secret), "its guard has not")
         let ui = try #require(uiChild(of: gate.pid))
         #expect(!opened(ui).contains(secret), "the UI has not")
         client.key(0x1008_FF13)

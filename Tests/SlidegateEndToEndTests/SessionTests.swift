@@ -472,7 +472,7 @@ extension String {
         let settings = try blankingSettings()
         #expect(settings.contains("300") && settings.contains("no"), "\(settings)")
         let gate = try lock()
-        let tree = [gate.pid] + children(of: gate.pid)
+        let tree = [gate.pid, guardOf(gate.pid)] + children(of: guardOf(gate.pid))
         try screen.run("/usr/bin/xset", "s", "activate")
         sleep(seconds: 0.5)
         let before = tree.compactMap(contextSwitches(of:)).reduce(0, +)

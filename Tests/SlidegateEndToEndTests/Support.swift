@@ -340,7 +340,13 @@ func contents(of path: String) -> String {
 /// unlock command, logind's LockedHint call): by the file it runs, which names it from its
 /// exec, before it names itself for `ps`.
 func uiChild(of pid: pid_t) -> pid_t? {
-    children(of: pid).first { executable(of: $0).hasSuffix("/slidegate-ui") }
+    children(of: guardOf(pid)).first { executable(of: $0).hasSuffix("/slidegate-ui") }
+}
+
+/// The process that holds the lock: the supervisor `pid`'s child `slidegate-guard`, or `pid`
+/// itself when it has none (a windowed slidegate).
+func guardOf(_ pid: pid_t) -> pid_t {
+    children(of: pid).first { contents(of: "/proc/\($0)/comm") == "slidegate-guard\n" } ?? pid
 }
 
 /// Where the file process `pid` runs is, or "" when it cannot be read.
@@ -359,9 +365,9 @@ func children(of pid: pid_t) -> [pid_t] {
     return String(terminated: buffer).split(separator: " ").compactMap { pid_t($0.trimmingSpaces) }
 }
 
-/// The child of `pid` whose command line names `program` (a helper the guard started).
+/// The child of `pid`'s guard whose command line names `program` (a helper it started).
 func child(of pid: pid_t, running program: String) -> pid_t? {
-    children(of: pid).first { contents(of: "/proc/\($0)/cmdline").contains(program) }
+    children(of: guardOf(pid)).first { contents(of: "/proc/\($0)/cmdline").contains(program) }
 }
 
 /// Voluntary context switches of a process so far: its wake-ups (each time it sleeps it

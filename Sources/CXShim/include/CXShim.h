@@ -16,6 +16,12 @@
 /* Replace Xlib's default error handler (which exits) with one that records the error
    code, and its I/O error handler with one that says the connection was lost and exits 1. */
 void sg_trap_x_errors(void);
+/* For a connection whose loss is survived (the supervisor's): X errors are recorded as by
+   sg_trap_x_errors, and a lost connection is noted for sg_take_lost_connection instead of
+   ending the process. */
+void sg_survive_lost_connection(Display *display);
+/* Whether the connection was lost since the previous call. */
+int sg_take_lost_connection(void);
 /* The code of the last X error since the previous call, or 0 (Success). */
 int sg_take_x_error(void);
 /* The same, with the failed request's major and minor opcodes. */
@@ -28,6 +34,9 @@ void sg_image_destroy(XImage *image);
 /* ppoll with the timeout in seconds (negative: no limit); ppoll needs _GNU_SOURCE, which
    Swift's Glibc module does not define. Returns ppoll's result (-1 with errno). */
 int sg_ppoll(struct pollfd *fds, unsigned long count, double timeout);
+
+/* pipe2 with O_CLOEXEC (pipe2 needs _GNU_SOURCE). */
+int sg_pipe_cloexec(int fds[2]);
 
 /* posix_spawn_file_actions_addclosefrom_np (glibc 2.34; it needs _GNU_SOURCE): the child
    closes every descriptor from `from` up before it executes. */

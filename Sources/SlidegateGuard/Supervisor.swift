@@ -1,0 +1,320 @@
+import CX11
+import CXShim
+import Glibc
+import SlidegateCore
+import SlidegateXlib
+
+/// Lock mode's first process, the one a person or xss-lock starts and waits for: it runs the
+/// lock in a child, `slidegate-guard` (this program again), and when that child dies without
+/// the lock ending as asked (a trap, a signal, its X connection killed) it locks again at
+/// once, in the safe mode after `GuardRestarts.deathsForSafeMode` deaths. The guard's windows
+/// outlive it (close-down mode RetainTemporary: the server keeps them until the next guard's
+/// cover is up), and input in the gap goes to this process: passive grabs of every key and
+/// button on the root while a guard holds the lock, active grabs from its death until the
+/// next guard takes them. It holds the sleep lock until a guard has locked, and passes the
+/// terminating signals on. It draws nothing and parses nothing but the guard's report lines.
+package final class Supervisor {
+    private let signals: SignalWatch
+    private let program: Executable
+    private let arguments: [String]
+    private var restarts = GuardRestarts()
+    private var reader = GuardReportReader()
+    private var running: (process: ChildProcess, reports: FileDescriptor?)?
+    private var sleepLock: SleepLock?
+    /// `--fork`: the first process, waiting to hear that the screen is locked.
+    private var waitingParent: FileDescriptor?
+    private var holder: GrabHolder?
+    /// When to try for an X connection again after losing it.
+    private var connectAgainAt = -Double.infinity
+    /// When to start the next guard, and which.
+    private var relock: (at: Double, mode: GuardLaunch.Mode)?
+
+    /// Where the guard reports, in the guard; not the sleep lock's descriptor.
+    private var reportDescriptor: Int32 { sleepLock?.descriptor.rawValue == 3 ? 4 : 3 }
+
+    /// Locks with the guard, relocking as needed; returns the status the lock ended with.
+    package static func run(_ arguments: [String], fork: Bool) -> ExitStatus {
+        // First of all, before this process opens any descriptor that could take its number.
+        let sleepLock = SleepLock.fromEnvironment()
+        OutOfMemoryProtection.set(-1000)
+        let supervisor: Supervisor
+        do {
+            supervisor = try Supervisor(arguments, sleepLock: sleepLock)
+        } catch {
+            report(error.message)
+            return error.status
+        }
+        if fork {
+            do {
+                let notice = try FileDescriptor.pipe()
+                switch Glibc.fork() {
+                case -1:
+                    throw SystemError("fork")
+                case 0:
+                    notice.read.close()
+                    supervisor.waitingParent = notice.write
+                case let child:
+                    notice.write.close()
+                    return waitForLock(notice.read, child: child)
+                }
+            } catch {
+                report("--fork: cannot fork: \(error)")
+                return .internalError
+            }
+        }
+        return supervisor.run()
+    }
+
+    private init(_ arguments: [String], sleepLock: SleepLock?) throws(UserError) {
+        self.arguments = arguments
+        self.sleepLock = sleepLock
+        signals = try SignalWatch()
+        do {
+            program = try Executable("/proc/self/exe")
+        } catch {
+            throw UserError("cannot lock: cannot open this program to run its guard (\(error))", status: .internalError)
+        }
+    }
+
+    /// `--fork`'s first process: exits 0 once the screen is locked, or as the lock did when
+    /// it ended before.
+    private static func waitForLock(_ notice: FileDescriptor, child: pid_t) -> ExitStatus {
+        var byte = [UInt8](repeating: 0, count: 1)
+        if let n = try? notice.read(into: &byte), n == 1 { return .completed }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? ExitStatus(code: (status >> 8) & 0xff) : .internalError
+    }
+
+    private func run() -> ExitStatus {
+        if let status = start(.first) { return status }
+        while true {
+            let now = boottimeNow()
+            if let next = relock, now >= next.at {
+                relock = nil
+                if let status = start(next.mode) { return status }
+            }
+            if let held = holder, !held.drain() {
+                report("lost the X connection that holds input between guards; connecting again")
+                holder = nil
+                connectAgainAt = now + 1
+            }
+            if holder == nil && restarts.locked && now >= connectAgainAt { connect(at: now) }
+            var polled = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            if let reports = running?.reports { polled.append(pollfd(fd: reports.rawValue, events: Int16(POLLIN), revents: 0)) }
+            if let held = holder { polled.append(pollfd(fd: held.connection, events: Int16(POLLIN), revents: 0)) }
+            var deadline = Earliest()
+            deadline.consider(relock?.at)
+            if holder == nil && restarts.locked { deadline.consider(connectAgainAt) }
+            let timeout = deadline.time.map { max(0, $0 - boottimeNow()) } ?? -1
+            if sg_ppoll(&polled, UInt(clamping: polled.count), timeout) < 0 && errno != EINTR {
+                report("cannot wait: \(String(cString: strerror(errno)))")
+                usleep(10_000)
+            }
+            readReports()
+            for signal in signals.pending() {
+                if signal == SIGCHLD {
+                    if let status = guardMayHaveEnded() { return status }
+                    continue
+                }
+                restarts.terminate(by: signal)
+                if let guarding = running {
+                    guarding.process.signal(signal)
+                } else if let status = restarts.terminatingStatus {
+                    return finish(ExitStatus(code: status))
+                }
+            }
+        }
+    }
+
+    /// Starts a guard; a status when the lock is over (the first cannot start).
+    private func start(_ mode: GuardLaunch.Mode) -> ExitStatus? {
+        reader = GuardReportReader()
+        do {
+            let pipe = try FileDescriptor.pipe()
+            defer { pipe.write.close() }
+            var descriptors: [Int32: Int32] = [reportDescriptor: pipe.write.rawValue]
+            if mode == .first, let held = sleepLock {
+                descriptors[held.descriptor.rawValue] = held.descriptor.rawValue
+            } else {
+                unsetenv("XSS_SLEEP_LOCK_FD")
+            }
+            setenv(GuardLaunch.variable, GuardLaunch(reportDescriptor: reportDescriptor, mode: mode).value, 1)
+            defer { unsetenv(GuardLaunch.variable) }
+            do {
+                let process = try program.start(arguments, descriptors: descriptors, name: "slidegate-guard")
+                running = (process, pipe.read)
+            } catch {
+                pipe.read.close()
+                throw error
+            }
+            try pipe.read.setNonBlocking()
+            return nil
+        } catch {
+            guard restarts.locked else {
+                report("cannot lock: cannot start the guard: \(error)")
+                return .noDisplayOrLock
+            }
+            report("cannot start a guard: \(error); trying again")
+            relock = (boottimeNow() + GuardRestarts.safeModeDelay, mode)
+            return nil
+        }
+    }
+
+    /// Reads what the guard reported; the pipe is let go at its end.
+    private func readReports() {
+        guard let reports = running?.reports else { return }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let n: Int?
+            do {
+                n = try reports.read(into: &buffer)
+            } catch {
+                n = 0
+            }
+            guard let count = n else { return }
+            guard count > 0 else {
+                reports.close()
+                running?.reports = nil
+                return
+            }
+            for heard in reader.take(buffer[..<count]) { handle(heard) }
+        }
+    }
+
+    private func handle(_ heard: GuardReport) {
+        restarts.heard(heard)
+        switch heard {
+        case .grabbing:
+            holder?.letGo()
+        case .locked:
+            sleepLock?.release()
+            sleepLock = nil
+            if let parent = waitingParent {
+                _ = try? parent.write([1])
+                parent.close()
+                waitingParent = nil
+            }
+            if holder == nil { connect(at: boottimeNow()) }
+        case .ending:
+            break
+        }
+    }
+
+    /// The guard ended, if it has: a status when the lock is over, else it is taken again.
+    private func guardMayHaveEnded() -> ExitStatus? {
+        guard let guarding = running, let exit = guarding.process.poll() else { return nil }
+        // What it said before it ended decides: read it all first.
+        readReports()
+        running?.reports?.close()
+        running = nil
+        let end: GuardEnd =
+            switch exit {
+            case .exited(let code): .exited(code)
+            case .killed(let signal): .killed(signal: signal)
+            }
+        switch restarts.guardEnded(end, at: boottimeNow()) {
+        case .exit(let code):
+            if case .killed(let signal) = end, !restarts.locked {
+                report("the guard ended by signal \(signal) before the screen was locked")
+            }
+            return finish(ExitStatus(code: code))
+        case .relock(let safe, let delay):
+            holder?.holdActively()
+            report("the lock's guard ended (\(exit)); locking again\(safe ? " in the safe mode" : "")")
+            relock = (boottimeNow() + delay, safe ? .safe : .relock)
+            return nil
+        }
+    }
+
+    /// Ends the supervisor: a lock a guard left behind (its windows kept by the server) goes.
+    private func finish(_ status: ExitStatus) -> ExitStatus {
+        if restarts.locked && status != .completed {
+            (holder ?? GrabHolder()).map { $0.freeRetained() }
+        }
+        holder = nil
+        return status
+    }
+
+    private func connect(at now: Double) {
+        holder = GrabHolder()
+        connectAgainAt = now + 1
+        if running == nil || relock != nil { holder?.holdActively() }
+    }
+}
+
+/// The supervisor's X connection: passive grabs of every key and button on the root
+/// window (which a guard's active grabs supersede while it lives), active grabs between
+/// guards, and the freeing of what a dead guard left. Another client may end it; it is then
+/// dead and dropped, and its memory is not freed (Xlib cannot close a lost connection).
+final class GrabHolder {
+    private let display: OpaquePointer
+    private let root: Window
+    private var lost = false
+    let connection: Int32
+
+    init?() {
+        guard let display = XOpenDisplay(nil) else { return nil }
+        self.display = display
+        sg_survive_lost_connection(display)
+        root = XDefaultRootWindow(display)
+        connection = XConnectionNumber(display)
+        _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+        _ = sg_take_x_error()
+        XGrabKey(display, Int32(clamping: AnyKey), UInt32(clamping: AnyModifier), root, 0, GrabModeAsync, GrabModeAsync)
+        XGrabButton(
+            display, UInt32(clamping: AnyButton), UInt32(clamping: AnyModifier), root, 0, UInt32(clamping: ButtonPressMask | ButtonReleaseMask), GrabModeAsync, GrabModeAsync,
+            0, 0)
+        XSync(display, 0)
+        if sg_take_x_error() != Success {
+            // Another client (a window manager's key bindings) holds a passive grab on the
+            // root: none is taken. The active grabs at a guard's death still are.
+            report("cannot hold every key on the root window (another client binds some); input waits for the active grabs between guards")
+        }
+    }
+
+    deinit {
+        if !lost { XCloseDisplay(display) }
+    }
+
+    /// Reads and drops what came; false once the connection is lost.
+    func drain() -> Bool {
+        var event = XEvent()
+        while !noticedLoss() && XPending(display) > 0 && !noticedLoss() { XNextEvent(display, &event) }
+        return !noticedLoss()
+    }
+
+    /// Whether the connection is lost (closing its descriptor the first time).
+    private func noticedLoss() -> Bool {
+        if !lost && sg_take_lost_connection() != 0 {
+            lost = true
+            close(connection)
+        }
+        return lost
+    }
+
+    /// Takes the keyboard and pointer: no guard holds them now.
+    func holdActively() {
+        guard !noticedLoss() else { return }
+        XGrabKeyboard(display, root, 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+        XGrabPointer(display, root, 0, UInt32(clamping: ButtonPressMask | ButtonReleaseMask), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
+    /// Lets go of them for a guard about to take them.
+    func letGo() {
+        guard !noticedLoss() else { return }
+        XUngrabKeyboard(display, UInt(CurrentTime))
+        XUngrabPointer(display, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
+    /// Frees the windows of every client that ended in close-down mode RetainTemporary: a
+    /// dead guard's cover, once nothing is to replace it.
+    func freeRetained() {
+        guard !noticedLoss() else { return }
+        XKillClient(display, UInt(AllTemporary))
+        XSync(display, 0)
+    }
+}
