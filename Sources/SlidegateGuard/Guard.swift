@@ -81,6 +81,10 @@ package final class Guard {
     private let reports: FileDescriptor
     /// The safe mode: no drawing program, the plain slider.
     private let safeMode: Bool
+    /// xss-lock's sleep lock, held until the lock's first frame is on the screen (or the
+    /// screen is blank): a machine that sleeps before shows the desktop, or a lock without
+    /// its slider, when it wakes.
+    private var sleepLock: SleepLock?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -220,7 +224,7 @@ package final class Guard {
         if launch.supervised.mode != .first { XKillClient(display.pointer, UInt(AllTemporary)) }
         XSync(display.pointer, 0)
         reports.say(.locked)
-        sleepLock?.release()
+        self.sleepLock = sleepLock
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         if launch.supervised.mode != .first {
             host.handle(.authMessage(.warning, self.options.strings.lockRestarted), at: now)
@@ -237,6 +241,15 @@ package final class Guard {
         // After the UI's start: its exec need not wait for these round trips.
         blanking.follow()
         if blanking.isBlank { blankingChanged() }
+    }
+
+    /// The slider's first frame is drawn (kept, the UI's, or the plain one), or the screen is
+    /// blank and shows none: the system may sleep.
+    private func frameShown() {
+        guard let held = sleepLock else { return }
+        XSync(display.pointer, 0)
+        held.release()
+        sleepLock = nil
     }
 
     private static func sliderGeometry(_ options: Options) -> Geometry? {
@@ -341,6 +354,7 @@ package final class Guard {
         deadline.consider(exposeAt.first)
         if let fallback {
             fallback.draw(gate.layout, value: gate.thumbValue(at: now))
+            frameShown()
             if case .springing = gate.slide.phase { deadline.consider(now + frame) }
         }
         if let until = settlesAt, now >= until {
@@ -609,6 +623,7 @@ package final class Guard {
                 // it: once it has settled, their pages go.
                 if supervision.drew() { settlesAt = boottimeNow() + UISupervision.settleAfterFirstFrame }
                 fallback = nil
+                frameShown()
             }
             if let answer = received.lendAnswer { lent(answer) }
             if received.answered && shedAfterFirstAnswer {
@@ -742,6 +757,7 @@ package final class Guard {
         {
             shown = kept.checksum
             StartupTrace.mark("guard:first-frame-shown")
+            frameShown()
         }
         firstFrame = (file, shown)
         send(.firstFrame(path: file.path, key: file.key, shown: shown))
@@ -797,13 +813,15 @@ package final class Guard {
 
     /// The screen saver came on or went off: a blank screen's UI sleeps and owes no pings.
     private func blankingChanged() {
+        if blanking.isBlank { frameShown() }
         supervision.blankChanged(blanking.isBlank, at: boottimeNow())
         if blanking.isBlank { ui?.forgetPing() }
     }
 }
 
-/// xss-lock's `XSS_SLEEP_LOCK_FD`: a descriptor held open until the screen is locked, so the
-/// system does not suspend before; never inherited by a child.
+/// xss-lock's `XSS_SLEEP_LOCK_FD`: a descriptor held open until the lock's first frame is on
+/// the screen, so the system does not suspend before; never inherited by a child but the
+/// guard, from the supervisor.
 struct SleepLock {
     let descriptor: FileDescriptor
 

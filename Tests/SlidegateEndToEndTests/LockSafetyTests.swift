@@ -150,6 +150,23 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// xss-lock's sleep lock went as soon as the screen was covered and grabbed: with no
+    /// frame kept, the machine could sleep before the slider was drawn, and wake to a blank
+    /// cover. It goes once the first frame is on the screen.
+    @Test func theSleepLockIsLetGoOnlyWithTheFirstFrameOnTheScreen() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let gate = try screen.slidegate(
+            LockModeTests.arguments, environment: ["XSS_SLEEP_LOCK_FD": "\(fds[1])", "XDG_CACHE_HOME": freshCacheHome()], keep: [fds[1]])
+        close(fds[1])
+        defer { close(fds[0]) }
+        var polled = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&polled, 1, 10_000) == 1, "let go: \(gate.standardError)")
+        #expect(thumbShown(at: 0), "the slider was on the screen when the sleep lock went")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0)
+    }
+
     /// xsecurelock #192: a mouse button held down on another client's window when a lock
     /// for sleep starts (its pointer grab fails). The lock gave up after 1 s with exit 3,
     /// xss-lock let the sleep lock go, and the machine slept unlocked. Now the cover goes up,
