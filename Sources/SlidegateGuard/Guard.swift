@@ -64,6 +64,9 @@ package final class Guard {
     /// own choosing: within a frame or two, later when the machine is busy).
     private var exposeAt: [Double] = []
     private static let exposeDelays = [0.05, 0.15, 0.3, 0.6, 1.0]
+    /// When to look at the keyboard's layout again after XKB said it changed.
+    private var keyboardCheckAt: Double?
+    private static let layoutNamesDelay = 0.1
     /// The plain slider the guard draws while no UI has drawn.
     private var fallback: FallbackSlider?
     /// Whether to give back pages once more when the UI first answers a ping: code that the
@@ -346,6 +349,11 @@ package final class Guard {
             fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: options.foreground)
             sayLocked()
         }
+        if let at = keyboardCheckAt, now >= at {
+            keyboardCheckAt = nil
+            if let status = host.keyReleased(at: now) { return .exit(status) }
+        }
+        deadline.consider(keyboardCheckAt)
         if let first = exposeAt.first, now >= first {
             exposeAt.removeAll { $0 <= now }
             cover.exposeAll(slider: ui?.drawn == true || fallback != nil)
@@ -374,6 +382,12 @@ package final class Guard {
                 pacer.cancel()
                 host.cancelDrag(at: boottimeNow())
                 send(.state(gate.snapshot))
+            }
+            if grabs.takeKeyboardChange() {
+                // setxkbmap names the layouts in a root property after it loads them: look
+                // again once it has.
+                keyboardCheckAt = boottimeNow() + Self.layoutNamesDelay
+                return host.keyReleased(at: boottimeNow())
             }
             return nil
         }

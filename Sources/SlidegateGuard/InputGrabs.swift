@@ -23,6 +23,9 @@ final class InputGrabs {
     /// and the server has not yet confirmed it off again: pointer input in between may come
     /// from the keypad, and does not count.
     private(set) var mouseKeysOn = false
+    /// XKB said the keyboard changed (its group or locked modifiers, its map or names: a
+    /// layout switched or loaded by another client) since `takeKeyboardChange`.
+    private var keyboardChange = false
     private(set) var keyboardHeld = false
     private(set) var pointerHeld = false
     /// When a lost grab was last reported, to say it once a second.
@@ -95,6 +98,29 @@ final class InputGrabs {
             grabOtherMasters()
         }
         turnMouseKeysOff()
+        followKeyboard()
+    }
+
+    /// Asks XKB for word of a layout switched or loaded by another client (setxkbmap, a
+    /// desktop's layout switcher), so that the layout beside the password field follows it
+    /// without waiting for a key; not of every modifier a key press changes.
+    private func followKeyboard() {
+        guard xkbEventType != nil else { return }
+        let dpy = display.pointer
+        let changes = UInt32(clamping: XkbNewKeyboardNotifyMask | XkbMapNotifyMask | XkbNamesNotifyMask)
+        let state = UInt(clamping: XkbGroupLockMask | XkbModifierLockMask)
+        guard XkbSelectEvents(dpy, UInt32(XkbUseCoreKbd), changes, changes) != 0,
+            XkbSelectEventDetails(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbStateNotify), state, state) != 0
+        else {
+            report("cannot follow keyboard layout changes; the layout shown changes at the next key")
+            return
+        }
+    }
+
+    /// Whether XKB said the keyboard changed since the last call.
+    func takeKeyboardChange() -> Bool {
+        defer { keyboardChange = false }
+        return keyboardChange
     }
 
     /// Lets go of every grab now (once the lock is open and its cover gone: the person's
@@ -253,6 +279,8 @@ final class InputGrabs {
             if controls.xkb_type == XkbControlsNotify {
                 mouseKeysOn = controls.enabled_ctrls & UInt32(XkbMouseKeysMask) != 0
                 if mouseKeysOn { XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0) }
+            } else {
+                keyboardChange = true
             }
             return true
         }

@@ -186,7 +186,8 @@ package final class GateHost {
         return keyboardChanged(at: now)
     }
 
-    /// A key release: Caps Lock, or the layout, may have changed.
+    /// A key release, or XKB's word of a change another client made: Caps Lock, or the
+    /// layout, may have changed.
     package func keyReleased(at now: Double) -> ExitStatus? {
         keyboardChanged(at: now)
     }

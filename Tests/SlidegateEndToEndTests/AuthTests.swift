@@ -160,6 +160,61 @@ import Testing
         #expect(gate.isRunning)
     }
 
+    /// i3lock #351 and i3lock-color #316: layouts changed under the lock, and groups the
+    /// names do not cover. Another client's switch shows beside the field without a key;
+    /// setxkbmap 50 times a second while keys are typed, four groups, a group with no name
+    /// in the rules' names: the lock holds, shows no name it cannot read, and afterwards the
+    /// password opens it.
+    @Test func keyboardLayoutStormsChangeNothingButTheLayoutShown() throws {
+        func setLayouts(_ layouts: String) throws {
+            let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
+            #expect(set.wait(timeout: 10) == 0, "setxkbmap: \(set.standardError)")
+        }
+        func badge() -> [UInt32]? { client.pixels(x: 520, y: 112, width: 96, height: 56) }
+        func badgeInk() -> Int { client.brightness(x: 520, y: 112, width: 96, height: 56).filter { $0 > 90 }.count }
+        try setLayouts("us,de")
+        defer { try? setLayouts("us") }
+        let gate = try lockWithPam()
+        type("x", enter: false)
+        #expect(eventually { stageOpen() && badgeInk() > 30 }, "\"us\" shows beside the field")
+        let us = badge()
+        client.lockGroup(1)
+        #expect(eventually { badge() != us && badgeInk() > 30 }, "another client's switch shows without a key")
+        let storm = try Child(
+            "/bin/sh",
+            ["-c", "for i in $(seq 75); do setxkbmap -layout us,de,fr,ru; setxkbmap -layout de,us; sleep 0.01; done"],
+            environment: ["DISPLAY": screen.name])
+        let stormStart = now()
+        while storm.isRunning && now() - stormStart < 20 {
+            client.type("ab", enter: false)
+            client.lockGroup(UInt32.random(in: 0...3))
+        }
+        #expect(storm.wait(timeout: 20) == 0, "\(storm.standardError)")
+        #expect(now() - stormStart < 10, "150 layouts loaded in \(now() - stormStart) s")
+        // What the storm typed fills the field over the badge's place: start it again.
+        client.key(0xff1b)
+        try setLayouts("us,de,fr,ru")
+        client.lockGroup(0)
+        type("x", enter: false)
+        #expect(eventually { stageOpen() && badgeInk() > 30 }, "\(gate.standardError)")
+        let rules = XInternAtom(client.display, "_XKB_RULES_NAMES", 0)
+        let unnamed = Array("evdev\0pc105\0us,,de\0\0\0".utf8)
+        XChangeProperty(client.display, client.root, rules, XA_STRING, 8, PropModeReplace, unnamed, Int32(unnamed.count))
+        client.lockGroup(1)
+        client.key(0xffe1)
+        #expect(eventually { badgeInk() == 0 }, "a group the names leave empty shows no name")
+        client.lockGroup(3)
+        client.key(0xffe1)
+        #expect(eventually { badgeInk() == 0 }, "nor one past the names")
+        #expect(gate.isRunning && covered() && !client.canGrabKeyboard(), "\(gate.standardError)")
+        try setLayouts("us")
+        client.lockGroup(0)
+        client.key(0xff1b)
+        sleep(seconds: 1.2)
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     @Test func killingTheHelperMidCheckKeepsTheLock() throws {
         let gate = try lockWithPam("slow")
         type(Self.password)
