@@ -71,6 +71,66 @@ import Testing
         #expect(gate.wait() == 0)
     }
 
+    /// The monitors RandR reports now.
+    func monitors() -> [(x: Int, y: Int, width: Int, height: Int)] {
+        var count: Int32 = 0
+        guard let list = XRRGetMonitors(client.display, client.root, 1, &count) else { return [] }
+        defer { XRRFreeMonitors(list) }
+        return (0..<Int(count)).map { (Int(list[$0].x), Int(list[$0].y), Int(list[$0].width), Int(list[$0].height)) }
+    }
+
+    /// Every monitor's corners (2 px in) show the lock's background, the cover is the whole
+    /// screen, and the same guard holds the lock (a guard that died would be replaced
+    /// unseen: it must not die).
+    func everyMonitorLocked(by gate: Child, guardian: pid_t) -> Bool {
+        let root = client.geometry(client.root)
+        let screenSize = (root.width, root.height)
+        guard let size = coverSize(), size == screenSize, guardOf(gate.pid) == guardian else { return false }
+        return monitors().allSatisfy { m in
+            let right = max(m.x, m.x + m.width - 3)
+            let bottom = max(m.y, m.y + m.height - 3)
+            let corners = [(m.x + 2, m.y + 2), (right, m.y + 2), (m.x + 2, bottom), (right, bottom)]
+            return isBackground(corners.filter { $0.0 >= 0 && $0.1 >= 0 && $0.0 < size.0 && $0.1 < size.1 })
+        }
+    }
+
+    func sh(_ script: String) throws {
+        let child = try Child("/bin/sh", ["-ec", script], environment: ["DISPLAY": screen.name])
+        #expect(child.wait(timeout: 60) == 0, "\(script): \(child.standardError)")
+    }
+
+    /// CVE-2010-0414, CVE-2010-0422, CVE-2010-0285 (lockers that showed the desktop on a
+    /// monitor added or changed while locked) and CVE-2021-34557 (one that crashed on a
+    /// monitor set it did not expect): any client may add RandR monitors. 16 monitors; 100
+    /// adds and removes of a 9x9 one in a few seconds; a 1x1 primary; two mirrored; a portrait
+    /// (rotated) one on a grown screen. After each, every monitor shows the lock, the same
+    /// guard holds it, and at the end the slide still opens it.
+    @Test func monitorStormsLeaveEveryMonitorLocked() throws {
+        let gate = try lock()
+        let guardian = guardOf(gate.pid)
+        #expect(guardian != gate.pid)
+        try sh("for i in $(seq 0 14); do xrandr --setmonitor S$i 128/34x1080/286+$((i * 128))+0 none; done")
+        #expect(monitors().count == 16)
+        #expect(eventually { everyMonitorLocked(by: gate, guardian: guardian) }, "16 monitors: \(gate.standardError)")
+        try sh("for i in $(seq 0 14); do xrandr --delmonitor S$i; done")
+        let started = now()
+        try sh("for i in $(seq 50); do xrandr --setmonitor T 9/2x9/2+$((i * 30))+$((i * 20)) none; xrandr --delmonitor T; done")
+        #expect(now() - started < 10, "100 changes in \(now() - started) s")
+        #expect(eventually { everyMonitorLocked(by: gate, guardian: guardian) }, "after 100 changes: \(gate.standardError)")
+        try sh("xrandr --setmonitor '*P' 1/1x1/1+0+0 none")
+        #expect(eventually { everyMonitorLocked(by: gate, guardian: guardian) }, "a 1x1 primary: \(gate.standardError)")
+        try sh("xrandr --delmonitor P; xrandr --setmonitor M1 1920/508x1080/286+0+0 none; xrandr --setmonitor M2 1920/508x1080/286+0+0 none")
+        #expect(eventually { everyMonitorLocked(by: gate, guardian: guardian) }, "mirrored: \(gate.standardError)")
+        try sh("xrandr --delmonitor M1; xrandr --delmonitor M2; xrandr --fb 3000x1920; xrandr --setmonitor R 1080/286x1920/508+1920+0 none")
+        #expect(eventually { coverSize().map { $0 == (3000, 1920) } ?? false }, "the cover grew")
+        #expect(eventually { everyMonitorLocked(by: gate, guardian: guardian) }, "portrait: \(gate.standardError)")
+        try sh("xrandr --delmonitor R; xrandr --fb 1920x1080")
+        #expect(eventually { coverSize().map { $0 == (1920, 1080) } ?? false && client.brightness(676 + 6 + 8, 802 + 6 + 8) > 90 })
+        #expect(!gate.standardError.contains("guard ended"), "\(gate.standardError)")
+        client.drag(from: (676 + 40, 842), to: (1910, 842))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     /// The UI keeps the slider's first frame for the next lock once it shows it at rest, but
     /// not once the slider was laid out anew for another screen. (The UI is held back until
     /// the screen changed, so the change comes first however slow the machine.)
