@@ -42,6 +42,9 @@ package struct PasswordEntry: Equatable, Sendable {
     package static let idleLimit = 30.0
     /// How long the field shakes after a refusal.
     package static let shakeDuration = 0.4
+    /// The most characters the field takes: more than any password, and what the guard's
+    /// secret buffer (4096 bytes) holds of any characters (4 bytes of UTF-8 at most each).
+    package static let maximumCount = 1024
 
     package private(set) var isOpen = false
     package private(set) var prompt: Prompt?
@@ -101,6 +104,9 @@ package struct PasswordEntry: Equatable, Sendable {
         lastActivity = now
         switch key {
         case .character:
+            // Keys past the longest password are dropped: a held key or a flood of them
+            // must not grow the field, the dots the UI shapes each frame, or the secret.
+            guard count < Self.maximumCount else { return nil }
             count += 1
             return .append
         case .backspace:

@@ -34,6 +34,19 @@ private func slideAndAsk(_ g: inout Gate, at t: Double = 0) {
         #expect(g.handle(.authVerdict(granted: true, message: nil), at: 2) == .exit(.completed))
     }
 
+    /// CVE-2014-7300: a flood of keys grew the field without end. Past the longest
+    /// password a key is dropped, in the guard's gate and the UI's mirror alike.
+    @Test func theFieldTakesNoMoreThanTheLongestPassword() {
+        var g = pamGate()
+        slideAndAsk(&g)
+        for i in 0..<PasswordEntry.maximumCount { _ = g.handle(.key(.character), at: 1 + Double(i) / 10_000) }
+        #expect(g.entry.count == PasswordEntry.maximumCount)
+        #expect(g.handle(.key(.character), at: 2) == nil, "dropped")
+        #expect(g.entry.count == PasswordEntry.maximumCount)
+        #expect(g.handle(.key(.backspace), at: 2.1) == .secret(.deleteLast))
+        #expect(g.handle(.key(.character), at: 2.2) == .secret(.append), "room for one again")
+    }
+
     @Test func aGrantedAnswerRunsTheUnlockCommandFirst() {
         var g = pamGate(command: "true")
         slideAndAsk(&g)

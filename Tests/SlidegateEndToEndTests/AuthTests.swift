@@ -384,8 +384,9 @@ import Testing
 /// A PAM service directory for pam_wrapper: `slidegate` (pam_matrix), `two-prompts` (a
 /// password, then a visible one-time code), `chatty` (info and error messages first),
 /// `slow` (3 s more once the password is in), `deny` (refuses before asking anything, as a
-/// distribution's `other` does), and `loud` (two 34,000-byte info messages, then the
-/// password). The user is the one the tests run as.
+/// distribution's `other` does), `loud` (two 34,000-byte info messages, then the
+/// password) and `flood` (10,000 info messages of 220 bytes, then the password). The user
+/// is the one the tests run as.
 final class PamStack {
     let directory: String
     static let modules = "/usr/lib/x86_64-linux-gnu/pam_wrapper"
@@ -421,6 +422,10 @@ final class PamStack {
             "loud",
             "auth optional pam_echo.so file=\(directory)/loud-1\nauth optional pam_echo.so file=\(directory)/loud-2\n"
                 + "auth required \(matrix("loud"))\naccount required \(matrix("loud"))\n")
+        write(
+            "flood",
+            (1...10_000).map { "auth optional pam_echo.so message \($0) of 10000 \(String(repeating: "and more ", count: 22))\n" }.joined()
+                + "auth required \(matrix("flood"))\naccount required \(matrix("flood"))\n")
     }
 
     private func write(_ name: String, _ text: String) {
