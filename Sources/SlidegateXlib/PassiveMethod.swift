@@ -9,8 +9,9 @@ import SlidegateProtocol
 /// helper then exits with the granted status.
 ///
 /// When a transaction ends refused, the next starts: at once after a no-match (the gate's
-/// `methodLimiter` paces those), and after an error or a time-out (a reader that went to
-/// sleep, a device gone) only once the person acts, and never sooner than a back-off that
+/// `methodLimiter` paces those) unless three in a row came within 2 s of their start each
+/// (a reader that refuses without a finger: KDE's rule), and after an error or a time-out
+/// (a reader that went to sleep, a device gone) only once the person acts, and never sooner than a back-off that
 /// doubles from 0.5 s to 60 s. A helper that ends or misbehaves is replaced after the same
 /// back-off. Nothing runs on a timer while the reader waits: a resting lock costs no
 /// wake-ups for it.
@@ -30,6 +31,12 @@ package final class PassiveMethod {
     private var wanted = false
     /// Errors and helper deaths in a row, for the back-off.
     private var troubles = 0
+    /// When the running transaction began.
+    private var began = 0.0
+    /// No-matches in a row that came within `quickRefusal` s of their transaction's start.
+    private var quickRefusals = 0
+    package static let quickRefusal = 2.0
+    package static let quickRefusalsToWait = 3
     /// Why the method was last said on stderr not to work (each reason once in a row).
     private var said: String?
     package private(set) var failures = FailureLog()
@@ -107,6 +114,7 @@ package final class PassiveMethod {
             return
         }
         running = true
+        began = now
     }
 
     /// When `sync` next has something to do by itself (a back-off ends), or nil.
@@ -155,16 +163,24 @@ package final class PassiveMethod {
                     }
                     self.helper = nil
                     troubles = 0
+                    quickRefusals = 0
                     said = nil
                     return inputs + [.methodVerdict(method, granted: true)]
                 case .verdict(.cancelled, _):
                     running = false
                 case .verdict(.refused, nil):
-                    // No match: try again at once (the gate's limiter paces it).
+                    // No match: try again at once (the gate's limiter paces it), unless no
+                    // finger could have been read that fast three times running.
                     running = false
                     troubles = 0
                     failures.add()
                     inputs.append(.methodVerdict(method, granted: false))
+                    quickRefusals = now - began < Self.quickRefusal ? quickRefusals + 1 : 0
+                    if quickRefusals >= Self.quickRefusalsToWait {
+                        quickRefusals = 0
+                        waitsForInput = true
+                        report("--auth \(method.rawValue): refused within \(Self.quickRefusal) s \(Self.quickRefusalsToWait) times running; trying again once the person acts")
+                    }
                 case .verdict(.refused, let reason?):
                     // An error or a time-out: try again once the person acts.
                     running = false

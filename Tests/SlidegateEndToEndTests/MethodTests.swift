@@ -128,6 +128,40 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// The password and a finger granted together (the Return and the match sent at once):
+    /// the lock opens once, and its unlock command runs once.
+    @Test func aPasswordAndAFingerGrantedTogetherUnlockOnce() throws {
+        let log = pam.directory + "/unlocked"
+        let gate = try lockWith("pam,fingerprint", ["--unlock-command", "echo once >> \(log)"])
+        #expect(eventually { reader.isWaiting }, "\(gate.standardError)")
+        client.type(AuthTests.password, enter: false)
+        sleep(seconds: 0.3)
+        reader.answer("match")
+        client.key(0xff0d)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(contents(of: log) == "once\n", "the unlock command ran once: \(contents(of: log))")
+    }
+
+    /// KDE's rule: a reader that refuses within 2 s three times running (no finger can be
+    /// read that fast: a broken reader, or one refusing as it starts) is not asked again
+    /// until the person acts, so it cannot spin or count failures on its own.
+    @Test func threeQuickRefusalsWaitForThePerson() throws {
+        let gate = try lockWith("fingerprint")
+        for _ in 0..<3 {
+            #expect(eventually { reader.isWaiting }, "\(gate.standardError)")
+            reader.answer("nomatch")
+            #expect(eventually { !reader.isWaiting }, "taken")
+        }
+        #expect(eventually { gate.standardError.contains("refused within 2.0 s 3 times running") }, "\(gate.standardError)")
+        sleep(seconds: 2.5)
+        #expect(!reader.isWaiting, "no new attempt without the person")
+        client.move(300, 300)
+        #expect(eventually { reader.isWaiting }, "the next input starts it again")
+        reader.answer("match")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
     @Test func inTheGraceTheSlideAloneOpens() throws {
         let gate = try lockWith("pam", ["--grace", "30"])
         #expect(eventually { covered() && !client.canGrabKeyboard() })
