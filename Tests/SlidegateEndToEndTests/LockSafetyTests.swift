@@ -83,6 +83,54 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
+    /// The same keys pressed over and over while the lock starts: once the guard has the
+    /// keyboard (the desktop's focused window hears FocusOut with NotifyGrab), no bound key
+    /// reaches the desktop, not even before anything shows.
+    @Test func theKeysDesktopsBindReachNoOneWhileLocking() throws {
+        let desktop = try Client(screen)
+        let combos: [(modifiers: [Int32], key: Int32)] = [
+            ([0xffe1], 0xffc7), ([], 0xff67), ([], 0xffeb), ([0xffe9], 0xffc1), ([0xffe3, 0xffe9], 0x74),
+        ]
+        for combo in combos {
+            let code = Int32(XKeysymToKeycode(desktop.display, KeySym(combo.key)))
+            XGrabKey(desktop.display, code, UInt32(AnyModifier), desktop.root, 1, GrabModeAsync, GrabModeAsync)
+        }
+        let focused = XCreateSimpleWindow(desktop.display, desktop.root, 10, 10, 100, 100, 0, 0, 0)
+        XSelectInput(desktop.display, focused, FocusChangeMask)
+        XMapRaised(desktop.display, focused)
+        XSync(desktop.display, 0)
+        #expect(eventually { client.mappedTopLevels().contains(focused) })
+        XSetInputFocus(desktop.display, focused, RevertToParent, 0)
+        XSync(desktop.display, 0)
+        let gate = try screen.slidegate(LockModeTests.arguments)
+        let started = now()
+        while !(covered() && thumbShown(at: 0)) && now() - started < 5 {
+            for combo in combos {
+                combo.modifiers.forEach(client.keyDown)
+                client.key(combo.key)
+                combo.modifiers.reversed().forEach(client.keyUp)
+            }
+        }
+        #expect(covered() && thumbShown(at: 0), "locked: \(gate.standardError)")
+        // Each bound key takes the keyboard for the desktop while it is down (FocusOut and
+        // FocusIn with NotifyGrab and NotifyUngrab around it); the guard's grab is the last
+        // FocusOut with NotifyGrab, which nothing undoes. After it: no key.
+        XSync(desktop.display, 0)
+        var heard: [(type: Int32, mode: Int32)] = []
+        var event = XEvent()
+        while XPending(desktop.display) > 0 {
+            XNextEvent(desktop.display, &event)
+            heard.append((event.type, event.type == FocusOut || event.type == FocusIn ? event.xfocus.mode : -1))
+        }
+        let guardsGrab = try #require(heard.lastIndex { $0.type == FocusOut && $0.mode == NotifyGrab }, "the guard took the keyboard")
+        let after = heard[(guardsGrab + 1)...]
+        #expect(heard[..<guardsGrab].contains { $0.type == KeyPress }, "keys reached the desktop before the lock")
+        #expect(!after.contains { $0.type == FocusIn && $0.mode == NotifyUngrab }, "the guard kept the keyboard")
+        #expect(!after.contains { $0.type == KeyPress }, "no bound key reached the desktop after the guard's grab")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func aWindowMappedAboveTheCoverIsCoveredAgainWithin100Milliseconds() throws {
         let gate = try lock()
         let cover = try #require(topWindow())
