@@ -103,11 +103,15 @@ lock_and_unlock() {
   rm -f "$fifo"
   DISPLAY=$display /usr/bin/slidegate --slider 600x80+100+100 2>/tmp/slidegate-check-err.$$ &
   gate=$!
-  # The guard's children: the drawing program, and a short-lived shell saying logind's LockedHint.
+  # slidegate runs the lock in its child slidegate-guard, whose children are the drawing
+  # program and a short-lived shell saying logind's LockedHint.
   for i in $(seq 200); do
     ui=
-    for child in $(cat "/proc/$gate/task/$gate/children" 2>/dev/null); do
-      [ "$(readlink -f "/proc/$child/exe" 2>/dev/null)" = /usr/libexec/slidegate/slidegate-ui ] && ui=$child
+    for guard in $(cat "/proc/$gate/task/$gate/children" 2>/dev/null); do
+      [ "$(cat "/proc/$guard/comm" 2>/dev/null)" = slidegate-guard ] || continue
+      for child in $(cat "/proc/$guard/task/$guard/children" 2>/dev/null); do
+        [ "$(readlink -f "/proc/$child/exe" 2>/dev/null)" = /usr/libexec/slidegate/slidegate-ui ] && ui=$child
+      done
     done
     [ -n "$ui" ] && DISPLAY=$display xdotool search --class Slidegate >/dev/null 2>&1 && break
     sleep 0.01
