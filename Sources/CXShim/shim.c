@@ -114,6 +114,18 @@ int sg_forbid_core_dumps(void) {
     return 0;
 }
 
+void sg_close_others(const int *keep, int count) {
+    unsigned int from = 3;
+    for (int i = 0; i < count; i++) {
+        if (keep[i] < 3) continue;
+        if ((unsigned int)keep[i] > from) (void)close_range(from, (unsigned int)keep[i] - 1, 0);
+        if ((unsigned int)keep[i] + 1 > from) from = (unsigned int)keep[i] + 1;
+    }
+    (void)close_range(from, ~0U, 0);
+}
+
+int sg_name_process(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0) == 0 ? 0 : errno; }
+
 int sg_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : errno; }
 
 int sg_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

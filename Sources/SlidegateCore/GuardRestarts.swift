@@ -5,6 +5,8 @@ package enum GuardReport: Equatable, Sendable {
     case grabbing
     /// The screen is covered and grabbed.
     case locked
+    /// The guard gave back its start-up pages.
+    case shed
     /// The lock ends as asked (unlocked, timed out, ended by a signal), with this status,
     /// which the guard exits with next.
     case ending(Int32)
@@ -17,6 +19,7 @@ package enum GuardReport: Equatable, Sendable {
         switch self {
         case .grabbing: "G\n"
         case .locked: "L\n"
+        case .shed: "S\n"
         case .ending(let code): "E\(code)\n"
         }
     }
@@ -28,6 +31,7 @@ package enum GuardReport: Equatable, Sendable {
         switch first {
         case UInt8(ascii: "G") where rest.isEmpty: self = .grabbing
         case UInt8(ascii: "L") where rest.isEmpty: self = .locked
+        case UInt8(ascii: "S") where rest.isEmpty: self = .shed
         case UInt8(ascii: "E"):
             guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 let code = Int32(String(decoding: rest, as: UTF8.self), radix: 10), code <= 255
@@ -106,7 +110,7 @@ package struct GuardRestarts: Equatable, Sendable {
 
     package mutating func heard(_ report: GuardReport) {
         switch report {
-        case .grabbing: break
+        case .grabbing, .shed: break
         case .locked: locked = true
         case .ending(let code): ending = code
         }
@@ -138,11 +142,9 @@ package struct GuardRestarts: Equatable, Sendable {
     }
 }
 
-/// How the supervisor starts a guard, in the environment variable `SLIDEGATE_GUARD`: the
-/// descriptor it reports on and which lock it takes. Without the variable, lock mode is the
-/// supervisor.
+/// Which lock a guard takes, and where it reports to the supervisor.
 package struct GuardLaunch: Equatable, Sendable {
-    package enum Mode: String, CaseIterable, Sendable {
+    package enum Mode: Sendable {
         /// The lock the person or the session asked for.
         case first
         /// After a guard died: no grace, the slide and the methods needed again, a banner.
@@ -152,7 +154,6 @@ package struct GuardLaunch: Equatable, Sendable {
         case safe
     }
 
-    package static let variable = "SLIDEGATE_GUARD"
     package var reportDescriptor: Int32
     package var mode: Mode
 
@@ -160,15 +161,4 @@ package struct GuardLaunch: Equatable, Sendable {
         self.reportDescriptor = reportDescriptor
         self.mode = mode
     }
-
-    /// "descriptor:mode"; nil when it is anything else.
-    package init?(value: String) {
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count <= 4, let descriptor = Int32(parts[0], radix: 10), descriptor > 2,
-            let mode = Mode(rawValue: String(parts[1]))
-        else { return nil }
-        self.init(reportDescriptor: descriptor, mode: mode)
-    }
-
-    package var value: String { "\(reportDescriptor):\(mode.rawValue)" }
 }

@@ -246,6 +246,13 @@ package final class Guard {
         if blanking.isBlank { blankingChanged() }
     }
 
+    /// Gives back what start-up needed (`shedStartupPages`), and tells the supervisor,
+    /// whose copies of those pages since the fork are then its own to give back.
+    private func giveBackStartupPages() {
+        shedStartupPages()
+        reports.say(.shed)
+    }
+
     /// The slider's first frame is drawn (kept, the UI's, or the plain one), or the screen is
     /// blank and shows none: the system may sleep.
     private func frameShown() {
@@ -367,7 +374,7 @@ package final class Guard {
         }
         if let until = settlesAt, now >= until {
             settlesAt = nil
-            shedStartupPages()
+            giveBackStartupPages()
             sayLocked()
         }
         deadline.consider(settlesAt)
@@ -642,7 +649,7 @@ package final class Guard {
             if let answer = received.lendAnswer { lent(answer) }
             if received.answered && shedAfterFirstAnswer {
                 shedAfterFirstAnswer = false
-                shedStartupPages()
+                giveBackStartupPages()
             }
             if received.answered {
                 let now = boottimeNow()

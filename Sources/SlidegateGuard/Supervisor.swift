@@ -5,7 +5,8 @@ import SlidegateCore
 import SlidegateXlib
 
 /// Lock mode's first process, the one a person or xss-lock starts and waits for: it runs the
-/// lock in a child, `slidegate-guard` (this program again), and when that child dies without
+/// lock in a child, `slidegate-guard` (forked, not executed again: it starts with the options
+/// read and shares their pages), and when that child dies without
 /// the lock ending as asked (a trap, a signal, its X connection killed) it locks again at
 /// once, in the safe mode after `GuardRestarts.deathsForSafeMode` deaths. The guard's windows
 /// outlive it (close-down mode RetainTemporary: the server keeps them until the next guard's
@@ -15,8 +16,8 @@ import SlidegateXlib
 /// terminating signals on. It draws nothing and parses nothing but the guard's report lines.
 package final class Supervisor {
     private let signals: SignalWatch
-    private let program: Executable
-    private let arguments: [String]
+    /// Runs the lock in the forked child; returns its status.
+    private let lock: (GuardLaunch) -> ExitStatus
     private var restarts = GuardRestarts()
     private var reader = GuardReportReader()
     private var running: (process: ChildProcess, reports: FileDescriptor?)?
@@ -29,17 +30,15 @@ package final class Supervisor {
     /// When to start the next guard, and which.
     private var relock: (at: Double, mode: GuardLaunch.Mode)?
 
-    /// Where the guard reports, in the guard; not the sleep lock's descriptor.
-    private var reportDescriptor: Int32 { sleepLock?.descriptor.rawValue == 3 ? 4 : 3 }
-
-    /// Locks with the guard, relocking as needed; returns the status the lock ended with.
-    package static func run(_ arguments: [String], fork: Bool) -> ExitStatus {
+    /// Locks with the guard `lock` runs, relocking as needed; returns the status the lock
+    /// ended with.
+    package static func run(fork: Bool, lock: @escaping (GuardLaunch) -> ExitStatus) -> ExitStatus {
         // First of all, before this process opens any descriptor that could take its number.
         let sleepLock = SleepLock.fromEnvironment()
         OutOfMemoryProtection.set(-1000)
         let supervisor: Supervisor
         do {
-            supervisor = try Supervisor(arguments, sleepLock: sleepLock)
+            supervisor = try Supervisor(sleepLock: sleepLock, lock: lock)
         } catch {
             report(error.message)
             return error.status
@@ -65,15 +64,10 @@ package final class Supervisor {
         return supervisor.run()
     }
 
-    private init(_ arguments: [String], sleepLock: SleepLock?) throws(UserError) {
-        self.arguments = arguments
+    private init(sleepLock: SleepLock?, lock: @escaping (GuardLaunch) -> ExitStatus) throws(UserError) {
         self.sleepLock = sleepLock
+        self.lock = lock
         signals = try SignalWatch()
-        do {
-            program = try Executable("/proc/self/exe")
-        } catch {
-            throw UserError("cannot lock: cannot open this program to run its guard (\(error))", status: .internalError)
-        }
     }
 
     /// `--fork`'s first process: exits 0 once the screen is locked, or as the lock did when
@@ -133,22 +127,15 @@ package final class Supervisor {
         reader = GuardReportReader()
         do {
             let pipe = try FileDescriptor.pipe()
-            defer { pipe.write.close() }
-            var descriptors: [Int32: Int32] = [reportDescriptor: pipe.write.rawValue]
-            if mode == .first, let held = sleepLock {
-                descriptors[held.descriptor.rawValue] = held.descriptor.rawValue
-            } else {
-                unsetenv("XSS_SLEEP_LOCK_FD")
-            }
-            setenv(GuardLaunch.variable, GuardLaunch(reportDescriptor: reportDescriptor, mode: mode).value, 1)
-            defer { unsetenv(GuardLaunch.variable) }
-            do {
-                let process = try program.start(arguments, descriptors: descriptors, name: "slidegate-guard")
-                running = (process, pipe.read)
-            } catch {
+            if mode != .first { unsetenv("XSS_SLEEP_LOCK_FD") }
+            let child = Glibc.fork()
+            if child == 0 { becomeGuard(mode, reports: pipe) }
+            pipe.write.close()
+            guard child > 0 else {
                 pipe.read.close()
-                throw error
+                throw SystemError("fork")
             }
+            running = (ChildProcess(forked: child), pipe.read)
             try pipe.read.setNonBlocking()
             return nil
         } catch {
@@ -160,6 +147,16 @@ package final class Supervisor {
             relock = (boottimeNow() + GuardRestarts.safeModeDelay, mode)
             return nil
         }
+    }
+
+    /// The forked child: keeps the report pipe's writing end and the sleep lock and closes
+    /// every other descriptor (the supervisor's X connection and signals, and whatever
+    /// slidegate inherited), then runs the lock; never returns.
+    private func becomeGuard(_ mode: GuardLaunch.Mode, reports pipe: (read: FileDescriptor, write: FileDescriptor)) -> Never {
+        let keep = ([pipe.write.rawValue] + (mode == .first ? [sleepLock?.descriptor.rawValue].compactMap { $0 } : [])).sorted()
+        sg_close_others(keep, Int32(clamping: keep.count))
+        _ = sg_name_process("slidegate-guard")
+        _exit(lock(GuardLaunch(reportDescriptor: pipe.write.rawValue, mode: mode)).code)
     }
 
     /// Reads what the guard reported; the pipe is let go at its end.
@@ -197,6 +194,10 @@ package final class Supervisor {
                 waitingParent = nil
             }
             if holder == nil { connect(at: boottimeNow()) }
+        case .shed:
+            // The guard let go of its copies of the pages both had since the fork: the
+            // supervisor's are its own now, and what start-up needed of them can go.
+            shedStartupPages()
         case .ending:
             break
         }
@@ -245,7 +246,8 @@ package final class Supervisor {
 }
 
 /// The supervisor's X connection: passive grabs of every key and button on the root
-/// window (which a guard's active grabs supersede while it lives), active grabs between
+/// window (which a guard's active grabs supersede while it lives; the keys a window
+/// manager binds there excepted), active grabs between
 /// guards, and the freeing of what a dead guard left. Another client may end it; it is then
 /// dead and dropped, and its memory is not freed (Xlib cannot close a lost connection).
 final class GrabHolder {
@@ -263,15 +265,22 @@ final class GrabHolder {
         _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
         _ = sg_take_x_error()
         XGrabKey(display, Int32(clamping: AnyKey), UInt32(clamping: AnyModifier), root, 0, GrabModeAsync, GrabModeAsync)
+        XSync(display, 0)
+        if sg_take_x_error() != Success {
+            // A window manager binds keys on the root, and a grab of every key then fails
+            // whole: each key is grabbed alone, and only the ones it binds are left out.
+            var lowest: Int32 = 0
+            var highest: Int32 = 0
+            XDisplayKeycodes(display, &lowest, &highest)
+            for keycode in max(lowest, 8)...max(min(highest, 255), 8) {
+                XGrabKey(display, keycode, UInt32(clamping: AnyModifier), root, 0, GrabModeAsync, GrabModeAsync)
+            }
+        }
         XGrabButton(
             display, UInt32(clamping: AnyButton), UInt32(clamping: AnyModifier), root, 0, UInt32(clamping: ButtonPressMask | ButtonReleaseMask), GrabModeAsync, GrabModeAsync,
             0, 0)
         XSync(display, 0)
-        if sg_take_x_error() != Success {
-            // Another client (a window manager's key bindings) holds a passive grab on the
-            // root: none is taken. The active grabs at a guard's death still are.
-            report("cannot hold every key on the root window (another client binds some); input waits for the active grabs between guards")
-        }
+        _ = sg_take_x_error()
     }
 
     deinit {
@@ -318,3 +327,4 @@ final class GrabHolder {
         XSync(display, 0)
     }
 }
+

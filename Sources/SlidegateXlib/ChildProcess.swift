@@ -75,6 +75,12 @@ package final class ChildProcess {
         started = boottimeNow()
     }
 
+    /// A child this process forked itself (the supervisor's guard).
+    package init(forked pid: pid_t) {
+        self.pid = pid
+        started = boottimeNow()
+    }
+
     /// `/bin/sh -c command`, with `arguments` as `$1`…; `descriptors` as in `init`.
     package convenience init(shell command: String, arguments: [String] = [], descriptors: [Int32: Int32] = [:]) throws(SystemError) {
         try self.init("/bin/sh", ["sh", "-c", command] + (arguments.isEmpty ? [] : ["sh"] + arguments), descriptors: descriptors)
@@ -163,10 +169,9 @@ package final class Executable {
     }
 
     /// Starts the opened file (through /proc/self/fd, which names exactly it) with
-    /// `arguments` after argv[0], which is `name` (the path when nil); refuses (EPERM) once
-    /// the file has changed since it was opened.
-    package func start(_ arguments: [String], descriptors: [Int32: Int32], name: String? = nil) throws(SystemError) -> ChildProcess {
-        let argv = [name ?? path] + arguments
+    /// `arguments` after argv[0], which is the path; refuses (EPERM) once the file has
+    /// changed since it was opened.
+    package func start(_ arguments: [String], descriptors: [Int32: Int32]) throws(SystemError) -> ChildProcess {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0 else { throw SystemError("stat \(path)") }
         guard Self.contents(info) == contents else { throw SystemError("\(path) changed since the lock began", code: EPERM) }
@@ -174,11 +179,11 @@ package final class Executable {
         // descriptor's number would be executed instead, so the file goes through a copy above them.
         guard let highest = descriptors.keys.max(), highest >= descriptor.rawValue else {
             return try ChildProcess(
-                "/proc/self/fd/\(descriptor.rawValue)", argv, descriptors: descriptors, executing: descriptor.rawValue)
+                "/proc/self/fd/\(descriptor.rawValue)", [path] + arguments, descriptors: descriptors, executing: descriptor.rawValue)
         }
         let copy = try retryingInterrupts("fcntl F_DUPFD_CLOEXEC") { fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, highest + 1) }
         defer { close(copy) }
-        return try ChildProcess("/proc/self/fd/\(copy)", argv, descriptors: descriptors, executing: copy)
+        return try ChildProcess("/proc/self/fd/\(copy)", [path] + arguments, descriptors: descriptors, executing: copy)
     }
 }
 

@@ -4,8 +4,8 @@ import SlidegateGuard
 import SlidegateXlib
 
 // slidegate: parses the command line; windowed mode becomes slidegate-ui (which draws and
-// decides). Lock mode is the supervisor, which runs this program again as the guard
-// (slidegate-guard, told so by SLIDEGATE_GUARD), which starts slidegate-ui to draw.
+// decides). Lock mode is the supervisor, which forks the guard (slidegate-guard), which
+// starts slidegate-ui to draw.
 
 /// Where a helper program (slidegate-ui, slidegate-auth) is: beside this executable (a build
 /// directory), or in ../libexec/slidegate (an installation: /usr/bin and
@@ -22,16 +22,9 @@ runCommandLine(
     check: { SetupCheck.run($0, uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth")) }
 ) { options in
     guard case .windowed = options.mode else {
-        guard let value = getenv(GuardLaunch.variable).map({ String(cString: $0) }) else {
-            return Supervisor.run(arguments, fork: options.fork)
+        return Supervisor.run(fork: options.fork) { supervised in
+            Guard.run(options, Guard.Launch(uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth"), supervised: supervised))
         }
-        unsetenv(GuardLaunch.variable)
-        guard let supervised = GuardLaunch(value: value) else {
-            report("\(GuardLaunch.variable): expected \"descriptor:mode\" from slidegate's supervisor, got \"\(value)\"")
-            return .usage
-        }
-        return Guard.run(
-            options, Guard.Launch(uiPath: helperPath("slidegate-ui"), authPath: helperPath("slidegate-auth"), supervised: supervised))
     }
     let path = helperPath("slidegate-ui")
     var argv = ([path] + arguments).map { strdup($0) } + [nil]

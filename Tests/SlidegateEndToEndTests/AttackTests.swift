@@ -204,9 +204,9 @@ import Testing
         unlock(gate)
     }
 
-    /// Six descriptors leave the supervisor none for its guard's reports; seven leave the
+    /// Five descriptors leave the supervisor none for its guard's reports; six leave the
     /// guard none for its UI's socket.
-    @Test(arguments: [(6, "cannot lock: cannot start the guard: pipe2"), (7, "cannot lock: no socket for the slider's drawing program")])
+    @Test(arguments: [(5, "cannot lock: cannot start the guard: pipe2"), (6, "cannot lock: no socket for the slider's drawing program")])
     func tooFewDescriptorsIsRefusedBeforeLocking(limit: Int, message: String) throws {
         let gate = try Child(
             "/bin/sh", ["-c", "ulimit -n \(limit); exec \"$0\" \"$@\"", slidegatePath] + LockModeTests.arguments,

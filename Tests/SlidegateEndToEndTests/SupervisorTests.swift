@@ -83,9 +83,17 @@ import Testing
 
     /// The guard dies; keys are typed through the gap. Nothing under the lock is exposed or
     /// gets a key, a new guard has the lock within 100 ms (its cover up and grabbed: then it
-    /// frees the dead one's), and the slide is needed again.
-    @Test(arguments: Death.allCases)
-    func aDeadGuardIsReplacedUnseen(death: Death) throws {
+    /// frees the dead one's), and the slide is needed again. Also with a window manager that
+    /// binds a key on the root window (Super+Return), which makes a passive grab of every key
+    /// fail whole.
+    @Test(arguments: Death.allCases, [false, true])
+    func aDeadGuardIsReplacedUnseen(death: Death, windowManagerBindsKeys: Bool) throws {
+        let windowManager = try Client(screen)
+        if windowManagerBindsKeys {
+            let enter = Int32(XKeysymToKeycode(windowManager.display, KeySym(0xff0d)))
+            XGrabKey(windowManager.display, enter, UInt32(Mod4Mask), windowManager.root, 1, GrabModeAsync, GrabModeAsync)
+            XSync(windowManager.display, 0)
+        }
         let spy = try Spy(screen)
         #expect(eventually { client.mappedTopLevels().contains(spy.window) })
         spy.focus()

@@ -62,6 +62,13 @@ int sg_open_path(const char *path);
    and a core size limit of 0. Returns 0, or the errno of the call that failed. */
 int sg_forbid_core_dumps(void);
 
+/* Closes every descriptor from 3 up but those in `keep` (sorted, ascending): what a forked
+   child was not given. */
+void sg_close_others(const int *keep, int count);
+
+/* The name ps and /proc/PID/comm show (PR_SET_NAME): the supervisor's forked guard. */
+int sg_name_process(const char *name);
+
 /* For a helper: SIGKILL when the process that started it ends (PR_SET_PDEATHSIG), so a helper
    blocked in PAM does not outlive its guard. Returns 0, or errno. */
 int sg_die_with_parent(void);
