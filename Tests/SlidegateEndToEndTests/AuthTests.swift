@@ -163,8 +163,8 @@ import Testing
     /// i3lock #351 and i3lock-color #316: layouts changed under the lock, and groups the
     /// names do not cover. Another client's switch shows beside the field without a key;
     /// setxkbmap 50 times a second while keys are typed, four groups, a group with no name
-    /// in the rules' names: the lock holds, shows no name it cannot read, and afterwards the
-    /// password opens it.
+    /// in the rules' names: the same guard holds the lock, and afterwards the password
+    /// opens it.
     @Test func keyboardLayoutStormsChangeNothingButTheLayoutShown() throws {
         func setLayouts(_ layouts: String) throws {
             let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
@@ -175,6 +175,7 @@ import Testing
         try setLayouts("us,de")
         defer { try? setLayouts("us") }
         let gate = try lockWithPam()
+        let guardian = guardOf(gate.pid)
         type("x", enter: false)
         #expect(eventually { stageOpen() && badgeInk() > 30 }, "\"us\" shows beside the field")
         let us = badge()
@@ -191,26 +192,22 @@ import Testing
         }
         #expect(storm.wait(timeout: 20) == 0, "\(storm.standardError)")
         #expect(now() - stormStart < 10, "150 layouts loaded in \(now() - stormStart) s")
-        // What the storm typed fills the field over the badge's place: start it again.
-        client.key(0xff1b)
+        // Four groups, and rules' names that leave a group empty and stop before the fourth:
+        // nothing to show for either (KeyboardLayoutNameTests has what is shown).
         try setLayouts("us,de,fr,ru")
-        client.lockGroup(0)
-        type("x", enter: false)
-        #expect(eventually { stageOpen() && badgeInk() > 30 }, "\(gate.standardError)")
         let rules = XInternAtom(client.display, "_XKB_RULES_NAMES", 0)
         let unnamed = Array("evdev\0pc105\0us,,de\0\0\0".utf8)
         XChangeProperty(client.display, client.root, rules, XA_STRING, 8, PropModeReplace, unnamed, Int32(unnamed.count))
-        client.lockGroup(1)
-        client.key(0xffe1)
-        #expect(eventually { badgeInk() == 0 }, "a group the names leave empty shows no name")
-        client.lockGroup(3)
-        client.key(0xffe1)
-        #expect(eventually { badgeInk() == 0 }, "nor one past the names")
-        #expect(gate.isRunning && covered() && !client.canGrabKeyboard(), "\(gate.standardError)")
+        for group: UInt32 in [1, 3, 2] {
+            client.lockGroup(group)
+            client.key(0xffe1)
+        }
         try setLayouts("us")
         client.lockGroup(0)
         client.key(0xff1b)
         sleep(seconds: 1.2)
+        #expect(guardOf(gate.pid) == guardian, "the same guard holds the lock: \(gate.standardError)")
+        #expect(gate.isRunning && covered() && !client.canGrabKeyboard(), "\(gate.standardError)")
         type(Self.password)
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
