@@ -358,6 +358,7 @@ package final class Guard {
         }
         if let at = keyboardCheckAt, now >= at {
             keyboardCheckAt = nil
+            grabs.reloadKeymap()
             if let status = host.keyReleased(at: now) { return .exit(status) }
         }
         deadline.consider(keyboardCheckAt)

@@ -117,6 +117,23 @@ final class InputGrabs {
         }
     }
 
+    /// Loads the whole keymap again, in one reply. While layouts are loaded one after
+    /// another, Xlib patches its copy from each change it hears of and can end up with
+    /// parts of two maps; the guard calls this once the changes have settled, so that the
+    /// keys typed next are read with the map the server has.
+    func reloadKeymap() {
+        guard let xkbEventType else { return }
+        var event = XEvent()
+        withUnsafeMutablePointer(to: &event) {
+            $0.withMemoryRebound(to: XkbMapNotifyEvent.self, capacity: 1) { notify in
+                notify.pointee.type = xkbEventType
+                notify.pointee.xkb_type = XkbNewKeyboardNotify
+                notify.pointee.display = display.pointer
+                _ = XkbRefreshKeyboardMapping(notify)
+            }
+        }
+    }
+
     /// Whether XKB said the keyboard changed since the last call.
     func takeKeyboardChange() -> Bool {
         defer { keyboardChange = false }
