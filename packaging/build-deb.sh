@@ -59,7 +59,7 @@ Description: slide-to-unlock gate and screen locker for X11
  gate opens only for the user's password, checked by PAM in a third process.
 CONTROL
 (cd "$stage" && find usr -type f -exec md5sum {} + | sort -k 2) > "$stage/DEBIAN/md5sums"
-{ printf '/etc/pam.d/%s\n' slidegate slidegate-fingerprint slidegate-key; echo /etc/xdg/slidegate/config; } > "$stage/DEBIAN/conffiles"
+{ for f in packaging/pam.d/*; do echo "/etc/pam.d/$(basename "$f")"; done; echo /etc/xdg/slidegate/config; } > "$stage/DEBIAN/conffiles"
 # slidegate-auth is setgid to a group of its own (nobody is in it; the helper gives it up at
 # once): the kernel starts a setgid program non-dumpable, so no process of the same user can
 # read or trace it before it protects itself (README: Threat model). The group is made here,

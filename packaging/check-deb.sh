@@ -30,7 +30,8 @@ XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 
 expected_files="/usr/bin/slidegate /usr/libexec/slidegate/slidegate-ui /usr/libexec/slidegate/slidegate-auth
-/etc/pam.d/slidegate /etc/pam.d/slidegate-fingerprint /etc/pam.d/slidegate-key /etc/xdg/slidegate/config
+/etc/xdg/slidegate/config
+$(for f in "$(dirname "$0")"/pam.d/*; do echo "/etc/pam.d/$(basename "$f")"; done)
 /usr/share/man/man1/slidegate.1.gz
 /usr/share/bash-completion/completions/slidegate /usr/share/zsh/vendor-completions/_slidegate
 /usr/share/fish/vendor_completions.d/slidegate.fish /usr/share/doc/slidegate/copyright

@@ -17,7 +17,7 @@ root="${DESTDIR:-}$prefix"
 pamd="${DESTDIR:-}/etc/pam.d"
 xdg="${DESTDIR:-}/etc/xdg/slidegate"
 enforced="${DESTDIR:-}/etc/slidegate"
-services="slidegate slidegate-fingerprint slidegate-key"
+services=$(cd packaging/pam.d && echo *)
 files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-auth share/man/man1/slidegate.1.gz
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
 share/fish/vendor_completions.d/slidegate.fish

@@ -449,12 +449,12 @@ package struct Gate: Sendable {
     }
 
     private func recognisedBanner(_ method: AuthMethod) -> Banner {
-        Banner(.info, method == .key ? settings.strings.keyRecognised : settings.strings.fingerprintRecognised, persistent: true)
+        Banner(.info, method.recognised(in: settings.strings) ?? "", persistent: true)
     }
 
     /// What the thumb waiting at the end asks for.
     private var awaitingBanner: Banner {
-        let asks = settings.auth.passive.map { $0 == .key ? settings.strings.touchKey : settings.strings.placeFinger }
+        let asks = settings.auth.passive.compactMap { $0.asking(in: settings.strings) }
         return Banner(.info, asks.joined(separator: " · "), persistent: true)
     }
 

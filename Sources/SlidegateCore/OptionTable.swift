@@ -218,38 +218,7 @@ extension OptionSpec {
                 p.options.auth = methods
                 return true
             }),
-        OptionSpec(
-            name: "pam-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate", modes: .both, section: .authentication, help: ["the PAM service for --auth pam (default slidegate)"],
-            summary: "the PAM service for --auth pam",
-            enforcement: .exact,
-            set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.pamService = name
-                return true
-            }),
-        OptionSpec(
-            name: "fingerprint-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate-fingerprint", modes: .both, section: .authentication,
-            help: ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"],
-            summary: "the PAM service for fingerprint in --auth",
-            enforcement: .exact,
-            set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.fingerprintService = name
-                return true
-            }),
-        OptionSpec(
-            name: "key-service", argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
-            defaultValue: "slidegate-key", modes: .both, section: .authentication,
-            help: ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"],
-            summary: "the PAM service for key in --auth",
-            enforcement: .exact,
-            set: { p, v, _ in
-                guard let name = Options.serviceName(v) else { return false }
-                p.options.keyService = name
-                return true
-            }),
+    ] + AuthMethod.allCases.compactMap(OptionSpec.service) + [
         OptionSpec(
             name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both, section: .authentication,
@@ -483,6 +452,21 @@ extension OptionSpec {
     ]
 
     /// "a, b or c": `items` joined with commas, the last one with `last`.
+    /// The option naming the PAM service `method` runs, for each method that runs one.
+    private static func service(_ method: AuthMethod) -> OptionSpec? {
+        guard let service = method.service else { return nil }
+        return OptionSpec(
+            name: service.option, argument: .text, placeholder: "NAME", expected: "a PAM service name without \"/\"",
+            defaultValue: service.defaultName, modes: .both, section: .authentication, help: service.help,
+            summary: service.summary,
+            enforcement: .exact,
+            set: { p, v, _ in
+                guard let name = Options.serviceName(v) else { return false }
+                p.options.services[method] = name
+                return true
+            })
+    }
+
     static func listed(_ items: [String], last: String) -> String {
         items.dropLast().joined(separator: ", ") + (items.count > 1 ? last : "") + (items.last ?? "")
     }

@@ -60,9 +60,9 @@ package struct Options: Equatable, Sendable {
     /// Whether the thumb slides right to left, as `--direction` and the label decide.
     package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
     package var auth = AuthMethods.none
-    package var pamService = "slidegate"
-    package var fingerprintService = "slidegate-fingerprint"
-    package var keyService = "slidegate-key"
+    /// The PAM services given for the methods that run one (`--pam-service`, …); a method
+    /// missing here runs its default service.
+    package var services: [AuthMethod: String] = [:]
     /// `--grace`: seconds after the lock is up in which the slide alone opens it (0: none).
     package var grace = 0.0
     package var showFailedAttempts = false
@@ -157,7 +157,52 @@ package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
 
     /// Whether the method needs nothing typed or set: it runs by itself from the moment the
     /// lock is up, in a helper of its own.
-    package var isPassive: Bool { self == .fingerprint || self == .key }
+    package var isPassive: Bool {
+        switch self {
+        case .pam, .pin: false
+        case .fingerprint, .key: true
+        }
+    }
+
+    /// The PAM service the method runs: the option that names another one, and the one it
+    /// runs by default, a file in /etc/pam.d that the package installs from packaging/pam.d.
+    /// Nil for the PIN, which the helper checks itself.
+    package var service: (option: String, defaultName: String, summary: String, help: [String])? {
+        switch self {
+        case .pam: ("pam-service", "slidegate", "the PAM service for --auth pam", ["the PAM service for --auth pam (default slidegate)"])
+        case .pin: nil
+        case .fingerprint:
+            (
+                "fingerprint-service", "slidegate-fingerprint", "the PAM service for fingerprint in --auth",
+                ["the PAM service for fingerprint in --auth (default", "slidegate-fingerprint: pam_fprintd)"]
+            )
+        case .key:
+            (
+                "key-service", "slidegate-key", "the PAM service for key in --auth",
+                ["the PAM service for key in --auth (default slidegate-key: pam_u2f)"]
+            )
+        }
+    }
+
+    /// What the lock says when the method matched before the slide (it stays until the
+    /// slide opens the lock); nil for a method that needs something typed or set.
+    package func recognised(in strings: Strings) -> String? {
+        switch self {
+        case .pam, .pin: nil
+        case .fingerprint: strings.fingerprintRecognised
+        case .key: strings.keyRecognised
+        }
+    }
+
+    /// What the thumb waiting at the end asks the person to do for the method; nil for a
+    /// method that needs something typed or set.
+    package func asking(in strings: Strings) -> String? {
+        switch self {
+        case .pam, .pin: nil
+        case .fingerprint: strings.placeFinger
+        case .key: strings.touchKey
+        }
+    }
 
     /// The method's bit in `AuthMethods`, in `allCases` order.
     fileprivate var bit: UInt8 {
@@ -386,8 +431,8 @@ extension Options {
         if pinFileGiven?.origin == .commandLine && !options.auth.usesPin {
             throw UserError("--pin-file: the PIN file is only read with pin in --auth, or with --set-pin", status: .usage)
         }
-        for (name, method) in [("pam-service", AuthMethod.pam), ("fingerprint-service", .fingerprint), ("key-service", .key)]
-        where !options.auth.contains(method) && commandLine.contains(where: { $0.option.name == name }) {
+        for method in AuthMethod.allCases where !options.auth.contains(method) {
+            guard let name = method.service?.option, commandLine.contains(where: { $0.option.name == name }) else { continue }
             throw UserError("--\(name): the service is only used with \(method.rawValue) in --auth", status: .usage)
         }
         if options.grace > 0 && options.auth == .none {
@@ -547,12 +592,8 @@ extension Options {
 
     /// The PAM service a method runs (nil for the PIN, which the helper checks itself).
     package func service(for method: AuthMethod) -> String? {
-        switch method {
-        case .pam: pamService
-        case .pin: nil
-        case .fingerprint: fingerprintService
-        case .key: keyService
-        }
+        guard let service = method.service else { return nil }
+        return services[method] ?? service.defaultName
     }
 
     /// A plain decimal: digits with an optional fraction, greater than 0, at most a year.

@@ -75,7 +75,7 @@ package final class AuthSession {
         }
         guard options.auth.usesPassword || options.auth.usesPin else { return nil }
         return try AuthSession(
-            helperPath: helperPath, service: options.pamService, tty: Self.tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
+            helperPath: helperPath, service: options.service(for: .pam) ?? "", tty: Self.tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
     }
 
     deinit {

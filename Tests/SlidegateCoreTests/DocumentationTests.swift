@@ -178,4 +178,18 @@ import Testing
         let expected = try #require(GeneratedFiles.all.first { $0.path == path }).text
         #expect(Self.read(path) == expected, "\(path) is stale: ./dev docs")
     }
+
+    /// The package installs one PAM file a service a method runs by default, and no other:
+    /// the packaging scripts list packaging/pam.d rather than the methods.
+    @Test func everyMethodsServiceHasItsPamFile() {
+        var names: [String] = []
+        if let directory = opendir(Self.root + "packaging/pam.d") {
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if !name.hasPrefix(".") { names.append(name) }
+            }
+        }
+        #expect(names.sorted() == AuthMethod.allCases.compactMap(\.service?.defaultName).sorted())
+    }
 }

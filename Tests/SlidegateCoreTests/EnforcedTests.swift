@@ -25,8 +25,8 @@ import Testing
 
     @Test func anEnforcedSettingWinsOverEveryPlaceThatDoesNotAskOtherwise() throws {
         let given = try options(["--text", "hi"], system: "pam-service=login\n", enforced: "# policy\n\nauth=pam\npam-service=slidegate\n")
-        #expect(given.auth == .pam && given.pamService == "slidegate" && given.text == "hi")
-        #expect(try options(["--pam-service", "slidegate", "--auth", "pam"], user: "pam-service=slidegate\n", enforced: "pam-service=slidegate\nauth=pam\n").pamService == "slidegate")
+        #expect(given.auth == .pam && given.service(for: .pam) == "slidegate" && given.text == "hi")
+        #expect(try options(["--pam-service", "slidegate", "--auth", "pam"], user: "pam-service=slidegate\n", enforced: "pam-service=slidegate\nauth=pam\n").service(for: .pam) == "slidegate")
     }
 
     @Test func askingForSomethingElseIsRefusedNamingBothPlaces() {
