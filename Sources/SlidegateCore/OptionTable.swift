@@ -75,6 +75,9 @@ package struct OptionSpec: Equatable, Sendable {
     /// Whether, and how, `/etc/slidegate/enforced` may hold it: the settings that decide who
     /// opens the lock and what runs while it is up, and those a kiosk must keep.
     package var enforcement: Enforcement? = nil
+    /// Whether the lock screen's drawing program needs it (it draws it, or its copy of the
+    /// gate reads it): the guard sends it as given, and the UI parses it with this table.
+    package var look = false
     /// Takes the option's value (`""` for a flag) into what parsing collects, with where it
     /// was given; false when the value is not what `expected` says.
     package var set: @Sendable (inout Options.Parsed, String, Options.Given) -> Bool
@@ -104,6 +107,7 @@ extension OptionSpec {
             name: "message", argument: .text, placeholder: "TEXT", expected: "a line of text", defaultValue: nil,
             modes: .lock, section: .lockScreen, help: ["lock mode: a line shown above the slider for the whole lock"],
             summary: "lock mode: a line shown above the slider",
+            look: true,
             set: { p, v, _ in
                 p.options.message = v
                 return true
@@ -113,6 +117,7 @@ extension OptionSpec {
             defaultValue: "the locale's", modes: .lock, section: .lockScreen,
             help: ["lock mode: strftime format of the clock above the slider (default:", #"the locale's hours and minutes; "" for none)"#],
             summary: "lock mode: the clock's strftime format",
+            look: true,
             set: { p, v, _ in
                 p.options.clockFormat = v
                 return true
@@ -122,6 +127,7 @@ extension OptionSpec {
             defaultValue: "the locale's", modes: .lock, section: .lockScreen,
             help: ["lock mode: strftime format of the date under the clock (default:", #"weekday, day and month in the locale's words; "" for none)"#],
             summary: "lock mode: the date's strftime format",
+            look: true,
             set: { p, v, _ in
                 p.options.dateFormat = v
                 return true
@@ -129,6 +135,7 @@ extension OptionSpec {
         OptionSpec(
             name: "no-clock", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: no clock and no date"], summary: "lock mode: no clock",
+            look: true,
             set: { p, _, _ in
                 p.options.noClock = true
                 return true
@@ -137,6 +144,7 @@ extension OptionSpec {
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
             summary: "lock mode: a background image",
+            look: true,
             set: { p, v, _ in
                 guard !v.isEmpty else { return false }
                 p.options.image = v
@@ -147,6 +155,7 @@ extension OptionSpec {
             expected: "fill, fit, center, tile or stretch", defaultValue: "fill", modes: .lock, section: .lockScreen,
             help: ["lock mode: how the image meets each monitor: fill (default),", "fit, center, tile or stretch"],
             summary: "lock mode: how the image meets each monitor",
+            look: true,
             set: { p, v, _ in
                 guard let mode = ImageMode(rawValue: v) else { return false }
                 p.options.imageMode = mode
@@ -213,6 +222,7 @@ extension OptionSpec {
                     + listed(AuthMethod.allCases.map { "\($0.rawValue) (\($0.explained))" }, last: " and ") + ": whichever comes first"),
             summary: "what opens the gate after the slide",
             enforcement: .atLeast,
+            look: true,
             set: { p, v, _ in
                 guard let methods = AuthMethods(spelled: v) else { return false }
                 p.options.auth = methods
@@ -260,6 +270,7 @@ extension OptionSpec {
             ],
             summary: "show the count of failed attempts",
             enforcement: .exact,
+            look: true,
             set: { p, _, _ in
                 p.options.showFailedAttempts = true
                 return true
@@ -272,6 +283,7 @@ extension OptionSpec {
                 #"otherwise say "unlock failed" and let the person try again"#,
             ], summary: "a command that must succeed to unlock",
             enforcement: .exact,
+            look: true,
             set: { p, v, _ in
                 guard !v.allSatisfy(\.isWhitespace) else { return false }
                 p.options.unlockCommand = v
@@ -280,6 +292,7 @@ extension OptionSpec {
         OptionSpec(
             name: "text", argument: .text, placeholder: "TEXT", expected: "the label text", defaultValue: "slide to unlock",
             modes: .both, section: .looks, help: [#"the label on the track (default "slide to unlock"; "" for none)"#], summary: "the label on the track",
+            look: true,
             set: { p, v, _ in
                 p.options.text = v
                 p.options.textGiven = true
@@ -289,6 +302,7 @@ extension OptionSpec {
             name: "theme", argument: .file, placeholder: "DIR", expected: "a theme directory", defaultValue: nil, modes: .both, section: .looks,
             help: ["draw the track and thumb from DIR/track.png and thumb.png,", "stretched nine-slice (resources/themes/classic)"],
             summary: "draw the track and thumb from a theme's images",
+            look: true,
             set: { p, v, _ in
                 guard !v.isEmpty else { return false }
                 p.options.theme = v
@@ -298,6 +312,7 @@ extension OptionSpec {
             name: "background", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
             defaultValue: "#15171c", modes: .both, section: .looks,
             help: ["#RGB, #RRGGBB or #RRGGBBAA (default #15171c; opaque in lock mode)"], summary: "background colour",
+            look: true,
             set: { p, v, g in
                 guard let color = Color(hex: v) else { return false }
                 p.options.background = color
@@ -307,6 +322,7 @@ extension OptionSpec {
         OptionSpec(
             name: "foreground", argument: .text, placeholder: "COLOR", expected: "a colour as #RGB, #RRGGBB or #RRGGBBAA",
             defaultValue: "#ffffff", modes: .both, section: .looks, help: ["label and thumb-arrow colour, same forms (default #ffffff)"], summary: "label and arrow colour",
+            look: true,
             set: { p, v, _ in
                 guard let color = Color(hex: v) else { return false }
                 p.options.foreground = color
@@ -328,6 +344,7 @@ extension OptionSpec {
             expected: "ltr, rtl or auto", defaultValue: "auto", modes: .both, section: .looks,
             help: ["which way the thumb slides: ltr, rtl, or auto (default: right to", "left when the label's first letter is Arabic, Hebrew, …)"],
             summary: "which way the thumb slides",
+            look: true,
             set: { p, v, _ in
                 guard let direction = Direction(rawValue: v) else { return false }
                 p.options.direction = direction
@@ -345,6 +362,7 @@ extension OptionSpec {
             name: "reduce-motion", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both, section: .looks,
             help: ["no shimmer (the label stays bright), no spring, wheel spin or", "reveal: what moves moves at once"],
             summary: "no animation: what moves moves at once",
+            look: true,
             set: { p, _, _ in
                 p.options.reduceMotion = true
                 return true
@@ -420,6 +438,7 @@ extension OptionSpec {
             help: ["with --timeout: show the whole seconds left beside the label"],
             summary: "show the seconds left before the timeout",
             enforcement: .exact,
+            look: true,
             set: { p, _, _ in
                 p.options.countdown = true
                 return true

@@ -80,6 +80,9 @@ package struct Options: Equatable, Sendable {
     /// Seconds without a key after which the password stage closes; only the tests change
     /// it (SLIDEGATE_TEST_IDLE_LIMIT, docs/TESTING.md).
     package var idleLimit = PasswordEntry.idleLimit
+    /// The look options in effect (`OptionSpec.look`), each as last given, in the table's
+    /// order: what the guard sends the lock screen's drawing program.
+    package var looks: [LookSetting] = []
 
     package init() {}
 
@@ -105,7 +108,34 @@ package struct Options: Equatable, Sendable {
     }
 }
 
-/// One way to open the gate once the slide completes; `--auth` lists any of them.
+/// A look option as given (`OptionSpec.look`): its name and its value ("" for a flag).
+package struct LookSetting: Equatable, Hashable, Sendable {
+    package var name: String
+    package var value: String
+
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Options {
+    /// The defaults with `looks` taken as the option table takes them (what the lock
+    /// screen's drawing program draws with); nil when one is not a look option, comes
+    /// twice, or has a value its option does not take.
+    package init?(looks: [LookSetting]) {
+        var parsed = Parsed()
+        for (index, look) in looks.enumerated() {
+            guard let spec = OptionSpec.named(look.name), spec.look, !looks[..<index].contains(where: { $0.name == look.name }),
+                look.value.utf8.count <= Self.maximumValue,
+                spec.set(&parsed, look.value, Given(option: spec, value: spec.takesValue ? look.value : nil, origin: .commandLine))
+            else { return nil }
+        }
+        self = parsed.options
+        self.looks = looks
+    }
+}
+
 /// `--key-command KEYSYM=COMMAND`: a key that types no text, and what it runs while locked.
 package struct KeyCommand: Equatable, Sendable {
     package var name: String
@@ -125,6 +155,7 @@ package struct KeyCommand: Equatable, Sendable {
     }
 }
 
+/// One way to open the gate once the slide completes; `--auth` lists any of them.
 package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     /// The user's password, checked by PAM (in slidegate-auth).
     case pam
@@ -419,6 +450,9 @@ extension Options {
             if let stop = parsed.stop { return stop }
         }
         var options = parsed.options
+        options.looks = OptionSpec.all.filter(\.look).compactMap { spec in
+            inEffect.last { $0.option == spec }.map { LookSetting(name: spec.name, value: $0.value ?? "") }
+        }
         let (geometry, geometryGiven) = (parsed.geometry?.value, parsed.geometry?.given)
         let (slider, sliderGiven) = (parsed.slider?.value, parsed.slider?.given)
         let backgroundGiven = parsed.backgroundGiven

@@ -34,7 +34,10 @@ extension FuzzTarget {
         _ = gate.handle(.key(.character), at: 0.2)
         let fromGuard: [GuardMessage] = [
             .hello(protocol: GuardProtocol.version, build: Options.version),
-            .settings(UISettings(text: "slide to unlock", background: Options.defaultBackground, foreground: Options.defaultForeground, fps: 60, unlockCommand: "true", auth: AuthMethods([.pin, .pam]), pinLength: 6, message: "back soon")),
+            .settings(
+                UISettings(
+                    looks: [LookSetting(name: "message", value: "back soon"), LookSetting(name: "auth", value: "pin,pam"), LookSetting(name: "unlock-command", value: "true")],
+                    fps: 60, pinLength: 6)),
             .layout(width: 600, height: 80, wheels: Rect(x: 0, y: -200, width: 600, height: 190)), .state(gate.snapshot),
             .input(.motion(x: 300, y: 40), at: 1.5), .input(.authPrompt(PasswordEntry.Prompt(text: "Password: ", echo: false)), at: 2),
             .input(.scramble([1, 2, 3, 4]), at: 3), .ping(9), .echo("424242"), .lend, .giveBack,

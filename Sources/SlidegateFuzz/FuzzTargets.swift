@@ -135,14 +135,11 @@ extension FuzzTarget {
     private static func check(_ invocation: Invocation?) throws(FuzzFailure) {
         guard case .run(let options)? = invocation else { return }
         for scale in [0.5, 1, 4] { _ = try? options.checkSize(scale: scale) }
-        var settings = UISettings(
-            text: options.text, background: options.background, foreground: options.foreground, fps: options.fps,
-            unlockCommand: options.unlockCommand, auth: options.auth, pinLength: 12, message: options.message)
-        settings.clockFormat = options.clockFormat
-        settings.dateFormat = options.dateFormat
-        settings.theme = options.theme
-        settings.image = options.image
+        var settings = UISettings(looks: options.looks, fps: options.fps, pinLength: 12)
         settings.strings = options.strings
+        guard settings.options != nil else {
+            throw FuzzFailure("options that parse are not looks the drawing program takes: \(options.looks)")
+        }
         guard !GuardMessage.settings(settings).frame.isEmpty else {
             throw FuzzFailure("options that parse do not fit the settings message: \(options)")
         }

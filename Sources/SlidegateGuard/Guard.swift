@@ -744,22 +744,11 @@ package final class Guard {
     }
 
     /// What the UI draws with but the gate's moments (the timeout's end and the grace's,
-    /// which differ at every lock): known before the gate is.
+    /// which differ at every lock): known before the gate is. The look options go as given.
     private static func drawingSettings(_ options: Options, fps: Int, pinLength: Int, scale: Double) -> UISettings {
-        var settings = UISettings(
-            text: options.text, background: options.background, foreground: options.foreground, fps: fps,
-            unlockCommand: options.unlockCommand, auth: options.auth, pinLength: pinLength, message: options.message)
-        settings.countdown = options.countdown
-        settings.showFailedAttempts = options.showFailedAttempts
-        settings.reduceMotion = options.reduceMotion
-        settings.rightToLeft = options.rightToLeft
-        settings.clockFormat = options.clockFormat
-        settings.dateFormat = options.dateFormat
+        var settings = UISettings(looks: options.looks, fps: fps, pinLength: pinLength)
         settings.strings = options.strings
-        settings.theme = options.theme
         settings.scale = scale
-        settings.image = options.image
-        settings.imageMode = options.imageMode
         return settings
     }
 

@@ -28,26 +28,14 @@ import SlidegateCore
 //
 // GUARD → UI
 //   hello    (1)  u32 protocol, string build
-//   settings (2)  string label, f64×4 background RGBA, f64×4 foreground RGBA, u32 fps (already
-//                 capped at the fastest monitor's refresh rate),
-//                 u8 whether an unlock command runs on completion (1) or not (0), then
-//                 if 1: string the command (the UI runs nothing; its gate must know that
-//                 a completion is checked, to show "unlocking…" as the guard's does),
-//                 u8 auth (a bit a method: 1 pam, a completed slide opens the password
-//                 stage; 2 pin, it checks the wheels; 4 fingerprint; 8 key; 0 none),
-//                 u8 has grace, [f64 when --grace ends], u8 whether a match made before
-//                 the slide is held (0 in a lock taken for sleep), u32 the PIN's length
-//                 (the number of wheels; 0 without a PIN),
-//                 u8 has message, [string the --message line], u8 countdown,
-//                 u8 show failed attempts, u8 has
-//                 deadline, [f64 when the timeout ends], u8 reduce motion,
-//                 u8 right to left (the direction the guard resolved), u8 has clock format,
-//                 [string], u8 has date format, [string] (absent: the locale's; "": none),
-//                 u32 count, string × count: the words the gate shows (`Strings.all`,
-//                 translated by the guard), u8 has theme, [string the --theme directory,
-//                 which the guard checked], f64 the size factor, u8 has image, [string the
-//                 --image file, whose signature the guard checked], u8 image mode (0 fill,
-//                 1 fit, 2 center, 3 tile, 4 stretch)
+//   settings (2)  u32 count, (string name, string value) × count: the look options in
+//                 effect (`OptionSpec.look`, each once, a flag's value ""), which the UI
+//                 parses with the option table; u32 count, string × count: the words the
+//                 gate shows (`Strings.all`, translated by the guard); u32 fps (capped at
+//                 the fastest monitor's refresh rate); f64 the size factor; u32 the PIN's
+//                 length (the number of wheels; 0 without a PIN); u8 has grace, [f64 when
+//                 --grace ends]; u8 whether a match made before the slide is held (0 in a
+//                 lock taken for sleep); u8 has deadline, [f64 when the timeout ends]
 //   windows  (3)  u64 the cover (the UI draws --image on it), u64 the slider window, u64 the
 //                 banner strip, u64 the --message line, u64 the wheels, u64 the clock,
 //                 u64 the switch-user button (0: none): the first message after settings,
@@ -129,51 +117,42 @@ import SlidegateCore
 // No message ever carries a secret: the UI gets what it draws, nothing more.
 package enum GuardProtocol {
     /// Bumped whenever a message's meaning or fields change.
-    package static let version: UInt32 = 9
+    package static let version: UInt32 = 10
     /// The UI's exit status when it cannot understand the guard.
     package static let uiStatus: Int32 = 10
     package static let maximumFrame = 65536
 }
 
-/// The settings the UI draws with, resolved by the guard from its options.
+/// What the UI draws with: the look options as given, which it parses with the option
+/// table, and what the guard resolved (the words in the person's language, the frame rate
+/// and size factor from the monitors and Xft.dpi, the PIN file's length, the gate's moments).
 package struct UISettings: Equatable, Sendable {
-    package var text: String
-    package var background: Color
-    package var foreground: Color
+    package var looks: [LookSetting]
+    package var strings = Strings()
     package var fps: Int
-    package var unlockCommand: String?
-    package var auth: AuthMethods
+    package var scale = 1.0
+    package var pinLength: Int
     /// `--grace`: when it ends, on CLOCK_BOOTTIME.
     package var graceUntil: Double?
     /// `Gate.Settings.holdsMatches`: false in a lock taken for sleep.
     package var holdsMatches = true
-    package var pinLength: Int
-    package var message: String?
-    package var countdown = false
-    package var showFailedAttempts = false
     package var deadline: Double?
-    package var reduceMotion = false
-    package var rightToLeft = false
-    package var clockFormat: String?
-    package var dateFormat: String?
-    package var strings = Strings()
-    package var theme: String?
-    package var scale = 1.0
-    package var image: String?
-    package var imageMode = ImageMode.fill
 
-    package init(
-        text: String, background: Color, foreground: Color, fps: Int, unlockCommand: String?, auth: AuthMethods,
-        pinLength: Int = 0, message: String? = nil
-    ) {
-        self.auth = auth
-        self.pinLength = pinLength
-        self.message = message
-        self.text = text
-        self.background = background
-        self.foreground = foreground
+    package init(looks: [LookSetting], fps: Int, pinLength: Int = 0) {
+        self.looks = looks
         self.fps = fps
-        self.unlockCommand = unlockCommand
+        self.pinLength = pinLength
+    }
+
+    /// The options the UI draws with: the looks over the defaults, with what the guard
+    /// resolved; nil when a look is not one the option table takes (the reader refuses those).
+    package var options: Options? {
+        guard var options = Options(looks: looks) else { return nil }
+        options.strings = strings
+        if !options.textGiven { options.text = strings.label }
+        options.fps = fps
+        options.scale = scale
+        return options
     }
 }
 
@@ -577,73 +556,46 @@ extension UIMessage {
 extension UISettings {
     /// `settings`' fields, in the order the table at the top gives.
     func write(to w: inout FrameWriter) {
-        w.string(text)
-        w.color(background)
-        w.color(foreground)
-        w.u32(UInt32(clamping: fps))
-        w.u8(unlockCommand == nil ? 0 : 1)
-        if let command = unlockCommand { w.string(command) }
-        w.u8(auth.rawValue)
-        w.optional(graceUntil) { $0.f64($1) }
-        w.bool(holdsMatches)
-        w.u32(UInt32(clamping: pinLength))
-        w.optional(message) { $0.string($1) }
-        w.bool(countdown)
-        w.bool(showFailedAttempts)
-        w.optional(deadline) { $0.f64($1) }
-        w.bool(reduceMotion)
-        w.bool(rightToLeft)
-        w.optional(clockFormat) { $0.string($1) }
-        w.optional(dateFormat) { $0.string($1) }
+        w.u32(UInt32(clamping: looks.count))
+        for look in looks {
+            w.string(look.name)
+            w.string(look.value)
+        }
         w.u32(UInt32(clamping: strings.all.count))
         strings.all.forEach { w.string($0) }
-        w.optional(theme) { $0.string($1) }
+        w.u32(UInt32(clamping: fps))
         w.f64(scale)
-        w.optional(image) { $0.string($1) }
-        w.u8(UInt8(truncatingIfNeeded: ImageMode.allCases.firstIndex(of: imageMode) ?? 0))
+        w.u32(UInt32(clamping: pinLength))
+        w.optional(graceUntil) { $0.f64($1) }
+        w.bool(holdsMatches)
+        w.optional(deadline) { $0.f64($1) }
     }
 
     init(reading r: inout FrameReader) throws(ProtocolError) {
-        let text = try r.string()
-        let background = try r.color()
-        let foreground = try r.color()
-        let fps = Int(clamping: try r.u32())
-        let command: String? =
-            switch try r.u8() {
-            case 0: nil
-            case 1: try r.string()
-            case let flag: throw ProtocolError("settings: unknown unlock-command flag \(flag)")
-            }
-        let authBits = try r.u8()
-        guard let auth = AuthMethods(rawValue: authBits) else { throw ProtocolError("settings: unknown auth methods \(authBits)") }
-        let graceUntil = try r.optionalF64()
-        let holdsMatches = try r.bool()
-        let pinLength = Int(clamping: try r.u32())
-        guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
-        var settings = UISettings(
-            text: text, background: background, foreground: foreground, fps: fps, unlockCommand: command, auth: auth,
-            pinLength: pinLength, message: try r.optionalString())
-        settings.graceUntil = graceUntil
-        settings.holdsMatches = holdsMatches
-        settings.countdown = try r.bool()
-        settings.showFailedAttempts = try r.bool()
-        settings.deadline = try r.optionalF64()
-        settings.reduceMotion = try r.bool()
-        settings.rightToLeft = try r.bool()
-        settings.clockFormat = try r.optionalString()
-        settings.dateFormat = try r.optionalString()
+        let lookCount = Int(clamping: try r.u32())
+        guard lookCount <= OptionSpec.all.count else { throw ProtocolError("settings: \(lookCount) looks") }
+        var looks: [LookSetting] = []
+        for _ in 0..<lookCount { looks.append(LookSetting(name: try r.string(), value: try r.string())) }
         let count = Int(clamping: try r.u32())
         guard count == Strings().all.count else { throw ProtocolError("settings: \(count) strings") }
         var all: [String] = []
         for _ in 0..<count { all.append(try r.string()) }
         guard let strings = Strings(all: all) else { throw ProtocolError("settings: \(count) strings") }
+        let fps = Int(clamping: try r.u32())
+        guard (1...240).contains(fps) else { throw ProtocolError("settings: \(fps) frames a second") }
+        let scale = try r.f64()
+        guard Options.scales.contains(scale) else { throw ProtocolError("settings: size factor \(scale)") }
+        let pinLength = Int(clamping: try r.u32())
+        guard pinLength <= 12 else { throw ProtocolError("settings: a PIN of \(pinLength) digits") }
+        var settings = UISettings(looks: looks, fps: fps, pinLength: pinLength)
         settings.strings = strings
-        settings.theme = try r.optionalString()
-        settings.scale = try r.f64()
-        settings.image = try r.optionalString()
-        let mode = Int(clamping: try r.u8())
-        guard mode < ImageMode.allCases.count else { throw ProtocolError("settings: unknown image mode \(mode)") }
-        settings.imageMode = ImageMode.allCases[mode]
+        settings.scale = scale
+        settings.graceUntil = try r.optionalF64()
+        settings.holdsMatches = try r.bool()
+        settings.deadline = try r.optionalF64()
+        guard settings.options != nil else {
+            throw ProtocolError("settings: looks the option table does not take: \(looks.map(\.name).joined(separator: ","))")
+        }
         self = settings
     }
 }

@@ -97,8 +97,15 @@ package final class LockUI {
         windows: Handshake.Windows, layout: Handshake.Layout
     ) throws(UserError) {
         var options = Options()
+        if let settings {
+            guard let sent = settings.options else {
+                throw UserError("--lock-ui: cannot understand the guard: settings it cannot parse", status: .uiProtocolError)
+            }
+            options = sent
+        }
         options.idleLimit = testIdleLimit() ?? options.idleLimit
-        if let settings { options.take(settings) }
+        let look = Look(lockUI: options)
+        if let color = look.foreground, !options.foregroundGiven { options.foreground = color }
         self.options = options
         self.display = display
         self.signals = signals
@@ -121,7 +128,7 @@ package final class LockUI {
         self.gateSettings = gateSettings
         gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: boottimeNow())
         painter = try SliderPainter(
-            display: display, stage: stage, options: options, fontMap: fontMap, look: Look(lockUI: options),
+            display: display, stage: stage, options: options, fontMap: fontMap, look: look,
             backdrop: wallpaper?.backdrop(under: stage.window))
         blanking = Blanking(display)
         try makeWheelsPanel()
@@ -407,29 +414,5 @@ final class Handshake {
             }
         }
         return nil
-    }
-}
-
-extension Options {
-    /// The settings the guard resolved, as the options the UI draws with.
-    fileprivate mutating func take(_ settings: UISettings) {
-        text = settings.text
-        background = settings.background
-        foreground = settings.foreground
-        fps = settings.fps
-        unlockCommand = settings.unlockCommand
-        auth = settings.auth
-        message = settings.message
-        countdown = settings.countdown
-        showFailedAttempts = settings.showFailedAttempts
-        reduceMotion = settings.reduceMotion
-        direction = settings.rightToLeft ? .rtl : .ltr
-        clockFormat = settings.clockFormat
-        strings = settings.strings
-        theme = settings.theme
-        scale = settings.scale
-        dateFormat = settings.dateFormat
-        image = settings.image
-        imageMode = settings.imageMode
     }
 }

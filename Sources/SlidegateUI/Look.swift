@@ -6,6 +6,8 @@ import SlidegateXlib
 struct Look {
     var theme: ThemeImages?
     var font: String?
+    /// The theme's label colour, which `--foreground` overrides.
+    var foreground: Color?
 
     init(theme: ThemeImages? = nil, font: String? = nil) {
         self.theme = theme
@@ -21,6 +23,7 @@ struct Look {
         do throws(UserError) {
             let files = try ThemeFiles(directory: directory, scale: scale)
             font = files.config.labelFont
+            foreground = files.config.foreground
             do {
                 theme = try Self.images(files, scale: scale)
             } catch {

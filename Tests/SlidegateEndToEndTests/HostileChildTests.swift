@@ -200,7 +200,7 @@ final class StandIn {
             mode = getenv("SLIDEGATE_TEST_HOSTILE");
             if (!mode) mode = "";
             if (is("before-hello")) drawn();
-            if (is("huge-count")) hugeCount(9); else hello(9);  /* GuardProtocol.version */
+            if (is("huge-count")) hugeCount(10); else hello(10);  /* GuardProtocol.version */
             if (!is("before-hello")) drawn();
             if (is("garbage")) garbage();
             if (is("unasked")) lent(0, 0, 600, 80, 0.5);

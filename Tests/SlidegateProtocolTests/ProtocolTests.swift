@@ -35,42 +35,54 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(!GuardMessage.state(gate.snapshot).frame.isEmpty)
     }
 
-    @Test func theLongestSettingsTheOptionsAllowFitInAFrame() {
+    @Test func theLongestSettingsTheOptionsAllowFitInAFrame() throws {
         let value = String(repeating: "€", count: Options.maximumValue / 3)
-        var settings = UISettings(
-            text: value, background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: value,
-            auth: AuthMethods([.pin, .pam]), pinLength: 12, message: value)
-        settings.clockFormat = value
-        settings.dateFormat = value
-        settings.theme = value
-        settings.image = value
+        let invocation = try Options.parse(
+            ["--text", "--message", "--clock-format", "--date-format", "--unlock-command", "--theme", "--image"].flatMap { [$0, value] }
+                + ["--image-mode", "stretch", "--auth", "pam,pin,fingerprint,key", "--show-failed-attempts", "--background", "#112233"]
+                + ["--foreground", "#ffffff80", "--direction", "auto", "--reduce-motion", "--timeout", "5", "--countdown", "--no-clock"])
+        guard case .run(let options) = invocation else { throw ProtocolError("not a lock") }
+        var settings = UISettings(looks: options.looks, fps: 60, pinLength: 12)
         settings.strings = Strings().translated { _ in String(repeating: "€", count: 10_000) }
+        #expect(options.looks.count == OptionSpec.all.filter(\.look).count, "every look option given")
         #expect(!GuardMessage.settings(settings).frame.isEmpty)
+    }
+
+    /// A look the option table does not take is malformed: the UI must never draw with a
+    /// setting it did not parse as the guard did.
+    @Test(arguments: [
+        [LookSetting(name: "grace", value: "5")], [LookSetting(name: "fps", value: "0")], [LookSetting(name: "nonsense", value: "")],
+        [LookSetting(name: "background", value: "red")], [LookSetting(name: "text", value: "a"), LookSetting(name: "text", value: "b")],
+    ])
+    func looksTheTableDoesNotTakeAreMalformed(_ looks: [LookSetting]) {
+        let frame = GuardMessage.settings(UISettings(looks: looks, fps: 60)).frame
+        #expect(frame.count > 4)
+        #expect(throws: ProtocolError.self) { try GuardMessage(body: frame.dropFirst(4)) }
     }
 
     /// One or more messages of every kind the guard sends.
     static let guardMessages: [GuardMessage] = [
         GuardMessage.hello(protocol: GuardProtocol.version, build: "slidegate 0.1.0"),
-        .settings(UISettings(text: "schieben → ünlock 🔓", background: Color(hex: "#102030")!, foreground: Color(hex: "#ffffff80")!, fps: 240, unlockCommand: nil, auth: .none)),
-        .settings(UISettings(text: "", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 1, unlockCommand: "test -e /x", auth: .pam, message: "back at 3 pm — call 555-0100")),
-        .settings(UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: AuthMethods([.pin, .pam]), pinLength: 12)),
+        .settings(UISettings(looks: [LookSetting(name: "text", value: "schieben → ünlock 🔓"), LookSetting(name: "foreground", value: "#ffffff80")], fps: 240)),
+        .settings(
+            UISettings(
+                looks: [LookSetting(name: "message", value: "back at 3 pm — call 555-0100"), LookSetting(name: "auth", value: "pam"), LookSetting(name: "unlock-command", value: "test -e /x")],
+                fps: 1)),
+        .settings(UISettings(looks: [LookSetting(name: "auth", value: "pin,pam")], fps: 60, pinLength: 12)),
         .settings({
-            var s = UISettings(text: "x", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: AuthMethods([.pam, .fingerprint, .key]))
+            var s = UISettings(looks: [LookSetting(name: "auth", value: "pam,fingerprint,key")], fps: 60)
             s.graceUntil = 1234.5
             return s
         }()),
         .settings({
-            var s = UISettings(text: "اسحب", background: Color(hex: "#000")!, foreground: Color(hex: "#fff")!, fps: 60, unlockCommand: nil, auth: .pam)
-            s.countdown = true
-            s.showFailedAttempts = true
+            var s = UISettings(
+                looks: ["text=اسحب", "auth=pam", "countdown=", "show-failed-attempts=", "reduce-motion=", "direction=rtl", "clock-format=", "date-format=%A",
+                    "image=/home/ann/Pictures/Fjord at dusk.jpg", "image-mode=tile"].map { LookSetting(name: String($0.prefix { $0 != "=" }), value: String($0.drop { $0 != "=" }.dropFirst())) },
+                fps: 60)
             s.deadline = 1234.5
-            s.reduceMotion = true
-            s.rightToLeft = true
-            s.clockFormat = ""
-            s.dateFormat = "%A"
+            s.holdsMatches = false
+            s.scale = 2.5
             s.strings = Strings().translated { "«\($0)»" }
-            s.image = "/home/ann/Pictures/Fjord at dusk.jpg"
-            s.imageMode = .tile
             return s
         }()),
         .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b),
