@@ -25,69 +25,69 @@ package final class Guard {
         }
     }
 
-    private var options: Options
+    var options: Options
     /// The size factor: `--scale`, else the X resources'.
-    private let scale: Double
+    let scale: Double
     /// `--fps`, or the fastest monitor's refresh rate when that is lower.
-    private let fps: Int
-    private let signals: SignalWatch
-    private let program: Executable
-    private let display: XDisplay
-    private let loop: EventLoop
-    private let grabs: InputGrabs
-    private let cover: LockCover
-    private let blanking: Blanking
+    let fps: Int
+    let signals: SignalWatch
+    let program: Executable
+    let display: XDisplay
+    let loop: EventLoop
+    let grabs: InputGrabs
+    let cover: LockCover
+    let blanking: Blanking
     /// logind's LockedHint: true once the lock shows its slider (when the UI's first frame
     /// has settled, or with the plain one), false at the end. Not at locking: its shell and
     /// dbus-send would start beside the UI and slow its first frame on a small machine.
-    private let lockedHint = LockedHint()
-    private var lockedHintSaid = false
+    let lockedHint = LockedHint()
+    var lockedHintSaid = false
     /// Until when a UI's first frame settles (`UISupervision.settleAfterFirstFrame`):
     /// then start-up's pages go and the LockedHint is said.
-    private var settlesAt: Double?
+    var settlesAt: Double?
     /// The decider: the gate, authentication, the unlock command.
-    private let host: GateHost
-    private var gate: Gate { host.gate }
-    private var ui: UIProcess?
+    let host: GateHost
+    var gate: Gate { host.gate }
+    var ui: UIProcess?
     /// The event loop's watch of the running UI's socket.
-    private var uiWatch: EventLoop.Watch?
+    var uiWatch: EventLoop.Watch?
     /// The socket the next UI gets, made before it is needed, so that running short of
     /// descriptors shows before the screen is locked.
-    private var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
+    var nextSocket: (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?
     /// When to start, ask, replace or stand in for the UI.
-    private var supervision: UISupervision
+    var supervision: UISupervision
     /// Motion to the gate and the UI at most once per frame interval, the newest position (a
     /// press or release sends what is pending first); motion hints for a fast pointer.
-    private var pacer: MotionPacer
+    var pacer: MotionPacer
     /// When to have the lock painted again after a compositing manager came or went, or the
     /// obscurer was mapped (it paints the screen then, over the cover too, at a moment of its
     /// own choosing: within a frame or two, later when the machine is busy).
-    private var exposeAt: [Double] = []
-    private static let exposeDelays = [0.05, 0.15, 0.3, 0.6, 1.0]
+    var exposeAt: [Double] = []
+    static let exposeDelays = [0.05, 0.15, 0.3, 0.6, 1.0]
     /// When to look at the keyboard's layout again after XKB said it changed.
-    private var keyboardCheckAt: Double?
-    private static let layoutNamesDelay = 0.1
+    var keyboardCheckAt: Double?
+    static let layoutNamesDelay = 0.1
     /// The plain slider the guard draws while no UI has drawn.
-    private var fallback: FallbackSlider?
+    var fallback: FallbackSlider?
     /// Whether to give back pages once more when the UI first answers a ping: code that the
     /// first ping, the first wait for it and the first answer ran once (metadata the
     /// Swift runtime makes at first use) is not needed again.
-    private var shedAfterFirstAnswer = true
+    var shedAfterFirstAnswer = true
     /// Where the slider's first frame is kept between locks, and the checksum of the kept
     /// frame put on the screen at this lock (0: none), which each UI is told.
-    private var firstFrame: (file: FirstFrameFile, shown: UInt64)?
+    var firstFrame: (file: FirstFrameFile, shown: UInt64)?
     /// The slider the UI lends for a drag, which the guard then draws itself.
-    private var loan = DragLoan<LentSlider>()
+    var loan = DragLoan<LentSlider>()
     /// `--auth pin`: how many wheels (the PIN file's length); 0 without.
-    private let pinLength: Int
+    let pinLength: Int
     /// Where the supervisor hears that the screen is locked and how the lock ends.
-    private let reports: FileDescriptor
+    let reports: FileDescriptor
     /// The safe mode: no drawing program, the plain slider.
-    private let safeMode: Bool
+    let safeMode: Bool
     /// xss-lock's sleep lock, held until the lock's first frame is on the screen (or the
     /// screen is blank): a machine that sleeps before shows the desktop, or a lock without
     /// its slider, when it wakes.
-    private var sleepLock: SleepLock?
+    var sleepLock: SleepLock?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -248,28 +248,28 @@ package final class Guard {
 
     /// Gives back what start-up needed (`shedStartupPages`), and tells the supervisor,
     /// whose copies of those pages since the fork are then its own to give back.
-    private func giveBackStartupPages() {
+    func giveBackStartupPages() {
         shedStartupPages()
         reports.say(.shed)
     }
 
     /// The slider's first frame is drawn (kept, the UI's, or the plain one), or the screen is
     /// blank and shows none: the system may sleep.
-    private func frameShown() {
+    func frameShown() {
         guard let held = sleepLock else { return }
         XSync(display.pointer, 0)
         held.release()
         sleepLock = nil
     }
 
-    private static func sliderGeometry(_ options: Options) -> Geometry? {
+    static func sliderGeometry(_ options: Options) -> Geometry? {
         if case .lock(let slider) = options.mode { return slider }
         return nil
     }
 
     /// The slider's layout in its own coordinates, which is what both gates use; the wheels'
     /// row relative to it.
-    private static func localLayout(_ cover: LockCover, pinLength: Int, rightToLeft: Bool) -> SliderLayout {
+    static func localLayout(_ cover: LockCover, pinLength: Int, rightToLeft: Bool) -> SliderLayout {
         let slider = cover.slider
         return SliderLayout(
             bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height),
@@ -277,12 +277,12 @@ package final class Guard {
     }
 
     /// The wheels' row relative to the slider's top-left corner.
-    private static func wheelArea(_ cover: LockCover) -> Rect {
+    static func wheelArea(_ cover: LockCover) -> Rect {
         let w = cover.wheels
         return Rect(x: w.x - cover.slider.x, y: w.y - cover.slider.y, width: w.width, height: w.height)
     }
 
-    private func run() throws(UserError) -> ExitStatus {
+    func run() throws(UserError) -> ExitStatus {
         defer { if lockedHintSaid { lockedHint.set(false) } }
         let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in dispatch(&event) },
@@ -304,7 +304,7 @@ package final class Guard {
 
     /// `--reveal`: the cover is cut away before the grabs go (input waits meanwhile); if
     /// the server cannot shape it, or `--reduce-motion` asks for no animation, it goes at once.
-    private func reveal() {
+    func reveal() {
         cover.leaveOverlay()
         let size = display.rootSize()
         if options.reduceMotion || !RevealAnimation.play(
@@ -317,7 +317,7 @@ package final class Guard {
     }
 
     /// The work of one pass of the loop once the X queue is empty; says how long to wait.
-    private func pass() -> EventLoop.Turn {
+    func pass() -> EventLoop.Turn {
         let now = boottimeNow()
         let frame = 1 / Double(fps)
         if pacer.isDue(at: now), let status = flushMotion() { return .exit(status) }
@@ -384,7 +384,7 @@ package final class Guard {
         return .wait(until: deadline.time, readingXAfter: resting ? motionDue : nil)
     }
 
-    private func dispatch(_ event: inout XEvent) -> ExitStatus? {
+    func dispatch(_ event: inout XEvent) -> ExitStatus? {
         if grabs.handle(&event) {
             if grabs.mouseKeysOn {
                 pacer.cancel()
@@ -480,14 +480,14 @@ package final class Guard {
     }
 
     /// Has the lock painted again at each of `exposeDelays` after `now`.
-    private func exposeSoon(from now: Double) {
+    func exposeSoon(from now: Double) {
         exposeAt = Self.exposeDelays.map { now + $0 }
     }
 
     /// The screen changed (or the cover was made anew): lay out from what the server says
     /// now. A drag in progress springs back whatever changed: the thumb was held on a
     /// slider that may now be elsewhere, even at the same size.
-    private func relayout() {
+    func relayout() {
         let now = boottimeNow()
         let wasDragging = gate.slide.isDragging
         if wasDragging {
@@ -508,7 +508,7 @@ package final class Guard {
     /// Hands the newest motion to the gate and the UI: at most one message per frame interval.
     /// After a hint the pointer's place is asked of the server, which re-arms the hint; a
     /// button event brings its own place, where the pointer was when the button went.
-    private func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
+    func flushMotion(buttonAt button: (x: Double, y: Double)? = nil) -> ExitStatus? {
         let origin = cover.slider
         let motion = pacer.next(button: button, at: boottimeNow(), display: display) {
             display.pointerPosition().map { ($0.x - origin.x, $0.y - origin.y) }
@@ -520,7 +520,7 @@ package final class Guard {
 
     /// The gate took an input: the UI hears of it, or the guard draws the drag's frame itself
     /// while the slider is lent.
-    private func heard(_ input: GateInput, at now: Double) {
+    func heard(_ input: GateInput, at now: Double) {
         guard GuardMessage.forwards(input) else { return }
         if case .motion = input, drawLentSlider(at: now) {
             // The UI sleeps through the drag; it gets the newest motion when the loan ends.
@@ -537,7 +537,7 @@ package final class Guard {
         supervision.input(at: now, guardDraws: loan.isDrawing)
     }
 
-    private func handleSignals() -> ExitStatus? {
+    func handleSignals() -> ExitStatus? {
         for signal in signals.pending() {
             if let status = host.signaled(signal) { return status }
             if signal == SIGCHLD { lockedHint.reap() }
@@ -546,315 +546,6 @@ package final class Guard {
             }
         }
         return nil
-    }
-
-    /// The slider's size and the wheels' row, for the UI to lay out as the guard's gate does.
-    private func sendLayout() {
-        send(
-            .layout(
-                width: Int(pixels: cover.slider.width), height: Int(pixels: cover.slider.height),
-                wheels: pinLength == 0 ? nil : Self.wheelArea(cover)))
-    }
-
-    /// Sends a message to the UI, if one runs; replaces a UI that stopped taking them. Any
-    /// message but a ping or motion ends a loan first: what it changes, the UI paints.
-    private func send(_ message: GuardMessage) {
-        switch message {
-        case .ping, .input(.motion, _): break
-        default: endLoan()
-        }
-        post(message)
-    }
-
-    /// Sends a message as it is, loan or not.
-    private func post(_ message: GuardMessage) {
-        guard let running = ui, let reason = running.send(message) else { return }
-        replaceUI(running, because: reason)
-    }
-
-    /// A press caught the thumb: asks the UI for the slider's parts, if a drag changes
-    /// nothing but the thumb's place and the label's alpha.
-    private func askForSlider(at now: Double) {
-        guard gate.slide.isDragging, ui?.drawn == true, fallback == nil, loan.begin(gate.scene(at: now)) else { return }
-        post(.lend)
-    }
-
-    /// The UI answered `lend`. Parts that came too late (the drag ended, or the track changed
-    /// meanwhile) go back at once; an answer nobody asked for while the guard draws is ignored.
-    private func lent(_ parts: SliderParts?) {
-        let now = boottimeNow()
-        switch loan.answered(lent: parts != nil, dragging: gate.slide.isDragging, scene: gate.scene(at: now)) {
-        case .ignore:
-            return
-        case .giveBack:
-            post(.giveBack)
-        case .use(let look):
-            guard let parts, let slider = LentSlider(display: display, window: cover.sliderWindow, layout: gate.layout, parts: parts) else {
-                loan.couldNotUse()
-                post(.giveBack)
-                return
-            }
-            loan.drawing(slider, look: look, check: gate.nextChangeBesidesTheSlider(after: now))
-            _ = drawLentSlider(at: now)
-        }
-    }
-
-    /// Draws the drag's frame at `now` if the slider is lent; false when the UI is to hear of
-    /// the motion. Motion changes nothing but the thumb's place and the label's alpha (what
-    /// else may change the track is looked at in `pass`, when it may).
-    private func drawLentSlider(at now: Double) -> Bool {
-        guard let slider = loan.slider else { return false }
-        guard gate.slide.isDragging else {
-            giveBack()
-            return false
-        }
-        let value = gate.thumbValue(at: now)
-        slider.draw(thumbRect: gate.layout.thumb(at: value), labelAlpha: Presenter.labelAlpha(forValue: value))
-        return true
-    }
-
-    /// Ends a loan before another message goes to the UI.
-    private func endLoan() {
-        if let ending = loan.end() { finish(ending) }
-    }
-
-    /// Stops drawing the slider.
-    private func giveBack() {
-        if let ending = loan.giveBack() { finish(ending) }
-    }
-
-    /// Once the server has done the guard's frames, the UI gets the newest motion and the
-    /// slider back.
-    private func finish(_ ending: DragLoan<LentSlider>.Ending) {
-        ending.slider.finish()
-        if let (input, time) = ending.motion { post(.input(input, at: time)) }
-        post(.giveBack)
-    }
-
-    private func readUI() {
-        guard let running = ui else { return }
-        do {
-            guard let received = try running.receive() else {
-                // It is ending, or will be made to: either way, say how it ended.
-                running.process.stop()
-                uiEnded(running, because: "ended (\(running.process.exit.map(UIProcess.describe) ?? "closed its socket"))")
-                return
-            }
-            if received.drawn {
-                // The guard's start and the UI's (settings, windows, the handshake) are behind
-                // it: once it has settled, their pages go.
-                if supervision.drew() { settlesAt = boottimeNow() + UISupervision.settleAfterFirstFrame }
-                fallback = nil
-                frameShown()
-            }
-            if let answer = received.lendAnswer { lent(answer) }
-            if received.answered && shedAfterFirstAnswer {
-                shedAfterFirstAnswer = false
-                giveBackStartupPages()
-            }
-            if received.answered {
-                let now = boottimeNow()
-                supervision.answered(at: now, animating: gate.animates(at: now))
-            }
-        } catch {
-            replaceUI(running, because: "sent a malformed message (\(error))")
-        }
-    }
-
-    /// The session's LockedHint is true from the first time the slider shows.
-    private func sayLocked() {
-        guard !lockedHintSaid else { return }
-        lockedHintSaid = true
-        lockedHint.set(true)
-    }
-
-    /// Starts a UI, or takes the one started before the lock, and hands it the settings,
-    /// the slider window, its size and the gate's state.
-    private func startUI(_ early: EarlyUI? = nil) {
-        do {
-            let started: UIProcess
-            if let process = early?.take() {
-                started = process
-            } else {
-                let socket = try nextSocket ?? FileDescriptor.socketPair()
-                nextSocket = nil
-                started = try UIProcess(program, socket: socket)
-            }
-            ui = started
-            supervision.started(at: boottimeNow())
-            uiWatch = loop.watch(started.channel.descriptor.rawValue, name: "the UI's socket", peer: true) { [unowned self] () throws(UserError) in
-                readUI()
-                return nil
-            }
-            send(.hello(protocol: GuardProtocol.version, build: Options.version))
-            send(.settings(uiSettings))
-            send(
-                .windows(
-                    cover: UInt64(clamping: cover.cover), slider: UInt64(clamping: cover.sliderWindow), banner: UInt64(clamping: cover.bannerWindow), message: UInt64(clamping: cover.messageWindow),
-                    wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow)))
-            sendLayout()
-            send(.state(gate.snapshot))
-            if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
-        } catch {
-            report("cannot start the slider's drawing program: \(error); trying again")
-            supervision.couldNotStart(at: boottimeNow())
-        }
-    }
-
-    /// Starts the UI before the lock, with the socket made for it, when no frame is kept
-    /// for this lock (the first with these settings, or a picture under the slider): its
-    /// start (exec, the dynamic linker, fontconfig's set-up) is then most of the time to
-    /// the first frame, and it runs beside the lock's own. It gets no window before the
-    /// screen is covered and grabbed. With a kept frame the lock's work comes first: under
-    /// a compositor a UI started beside it makes the lock about 3 ms later. One that cannot
-    /// start now is tried again once the screen is locked (`startUI`).
-    private static func startEarly(_ program: Executable, socket: inout (guardEnd: FileDescriptor, uiEnd: FileDescriptor)?) -> EarlyUI? {
-        guard let pair = socket else { return nil }
-        socket = nil
-        do {
-            let early = EarlyUI(try UIProcess(program, socket: pair))
-            StartupTrace.mark("guard:ui-spawned")
-            return early
-        } catch {
-            report("cannot start the slider's drawing program: \(error); trying again once the screen is locked")
-            return nil
-        }
-    }
-
-    /// Whether a first frame is kept for the slider as it will be laid out on the primary
-    /// monitor now (its header only: `showFirstFrame` checks the pixels). Always false over
-    /// a picture, which is never kept.
-    private static func isFrameKept(_ options: Options, display: XDisplay, settings: UISettings, program: Executable, scale: Double) -> Bool {
-        guard options.image == nil else { return false }
-        let slider = LockPlacement.slider(on: display.sliderMonitor(scale: scale), geometry: sliderGeometry(options), scale: scale)
-        let width = Int(pixels: slider.width)
-        let height = Int(pixels: slider.height)
-        let depth = Int(clamping: XDefaultDepth(display.pointer, display.screen))
-        let file = firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth)
-        return file?.holdsFrame(width: width, height: height, depth: depth) ?? false
-    }
-
-    /// What the UI draws with.
-    private var uiSettings: UISettings {
-        var settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
-        settings.deadline = gate.deadline
-        settings.graceUntil = gate.settings.graceUntil
-        settings.holdsMatches = gate.settings.holdsMatches
-        return settings
-    }
-
-    /// What the UI draws with but the gate's moments (the timeout's end and the grace's,
-    /// which differ at every lock): known before the gate is. The look options go as given.
-    private static func drawingSettings(_ options: Options, fps: Int, pinLength: Int, scale: Double) -> UISettings {
-        var settings = UISettings(looks: options.looks, fps: fps, pinLength: pinLength)
-        settings.strings = options.strings
-        settings.scale = scale
-        return settings
-    }
-
-    /// Puts the slider's first frame kept from the last lock with the same settings in its
-    /// window, while the UI is still starting, and tells the UI where it is kept and what
-    /// was shown. The key: what the UI draws with (the timeout's moment aside, which differs
-    /// at every lock), the slider's size and depth, and the UI program's file.
-    private func showFirstFrame() {
-        let width = Int(pixels: cover.slider.width)
-        let height = Int(pixels: cover.slider.height)
-        let depth = Int(clamping: XDefaultDepth(display.pointer, display.screen))
-        let settings = Self.drawingSettings(options, fps: fps, pinLength: pinLength, scale: scale)
-        guard let file = Self.firstFrameFile(settings: settings, program: program, width: width, height: height, depth: depth) else { return }
-        var shown: UInt64 = 0
-        if var kept = file.load(width: width, height: height, depth: depth),
-            cover.showInSlider(&kept.pixels, width: width, height: height)
-        {
-            shown = kept.checksum
-            StartupTrace.mark("guard:first-frame-shown")
-            frameShown()
-        }
-        firstFrame = (file, shown)
-        send(.firstFrame(path: file.path, key: file.key, shown: shown))
-    }
-
-    /// Where the first frame of a `width` × `height` slider of `depth` is kept, and its key:
-    /// what the UI draws with (`drawingSettings`), the slider's size and depth, and the UI
-    /// program's file. Nil with no cache directory.
-    private static func firstFrameFile(settings: UISettings, program: Executable, width: Int, height: Int, depth: Int) -> FirstFrameFile? {
-        var described: [UInt8] = []
-        GuardMessage.settings(settings).appendFrame(to: &described)
-        for value in program.identity + [UInt64(clamping: width), UInt64(clamping: height), UInt64(clamping: depth)] {
-            withUnsafeBytes(of: value.littleEndian) { described.append(contentsOf: $0) }
-        }
-        let places = cachePlaces
-        return FirstFrameFile(width: width, height: height, key: FirstFrameFile.hash(described), cacheHome: places.cacheHome, home: places.home)
-    }
-
-    /// Where the user's cache directory may be: `XDG_CACHE_HOME`, else the home directory.
-    private static var cachePlaces: (cacheHome: String?, home: String?) {
-        (getenv("XDG_CACHE_HOME").map { String(cString: $0) }, userDirectories().home)
-    }
-
-    /// The UI is done for: the screen stays covered and grabbed; a new UI starts at once, or
-    /// after a back-off (0.1 s doubling to 5 s) while UIs keep dying within 2 s of starting.
-    private func uiEnded(_ process: UIProcess, because reason: String) {
-        uiWatch.map(loop.unwatch)
-        uiWatch = nil
-        ui = nil
-        loan.drop()
-        let now = boottimeNow()
-        report("the slider's drawing program \(reason); starting another")
-        supervision.ended(at: now, after: now - process.process.started)
-    }
-
-    /// Ends a UI that hangs, misbehaves or lost its window, and starts another.
-    private func replaceUI(_ process: UIProcess, because reason: String) {
-        process.process.signal(SIGKILL)
-        process.process.stop()
-        uiEnded(process, because: reason)
-    }
-
-    /// Ends the UI and waits briefly for it, so no drawing outlives the lock.
-    private func stopUI() {
-        guard let running = ui else { return }
-        uiWatch.map(loop.unwatch)
-        uiWatch = nil
-        ui = nil
-        loan.drop()
-        supervision.stopped()
-        running.process.stop()
-    }
-
-    /// The screen saver came on or went off: a blank screen's UI sleeps and owes no pings.
-    private func blankingChanged() {
-        if blanking.isBlank { frameShown() }
-        supervision.blankChanged(blanking.isBlank, at: boottimeNow())
-        if blanking.isBlank { ui?.forgetPing() }
-    }
-}
-
-/// xss-lock's `XSS_SLEEP_LOCK_FD`: a descriptor held open until the lock's first frame is on
-/// the screen, so the system does not suspend before; never inherited by a child but the
-/// guard, from the supervisor.
-struct SleepLock {
-    let descriptor: FileDescriptor
-
-    /// Reads and checks the variable. Must run before slidegate opens any descriptor: a
-    /// variable naming a closed one would otherwise name whatever slidegate opened there
-    /// (its signal descriptor), and closing that would break the guard.
-    static func fromEnvironment() -> SleepLock? {
-        guard let value = getenv("XSS_SLEEP_LOCK_FD").map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        guard let fd = Int32(value, radix: 10), fd > 2 else {
-            report("XSS_SLEEP_LOCK_FD: expected a descriptor number above 2, got \"\(value)\"; ignoring it")
-            return nil
-        }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
-            report("XSS_SLEEP_LOCK_FD: descriptor \(fd) is not open; ignoring it")
-            return nil
-        }
-        return SleepLock(descriptor: FileDescriptor(rawValue: fd))
-    }
-
-    /// The screen is locked: let the system sleep.
-    func release() {
-        descriptor.close()
     }
 }
 

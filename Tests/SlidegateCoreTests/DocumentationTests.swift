@@ -192,4 +192,22 @@ import Testing
         }
         #expect(names.sorted() == AuthMethod.allCases.compactMap(\.service?.defaultName).sorted())
     }
+
+    /// The guard's and the drawing program's files are split by concern; one that grows past
+    /// 600 lines holds more than one.
+    @Test(arguments: ["Sources/SlidegateGuard", "Sources/SlidegateUI"])
+    func noFileOfTheGuardOrTheUIIsOver600Lines(_ directory: String) {
+        var counted = 0
+        if let entries = opendir(Self.root + directory) {
+            defer { closedir(entries) }
+            while let entry = readdir(entries) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name.hasSuffix(".swift"), let text = Self.read(directory + "/" + name) else { continue }
+                counted += 1
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                #expect(lines <= 600, "\(directory)/\(name) has \(lines) lines")
+            }
+        }
+        #expect(counted > 5, "the files of \(directory)")
+    }
 }
