@@ -50,5 +50,5 @@ extension ConfigTemplate {
 
 /// Everything `./dev docs` writes from the option table, and where in the tree.
 package enum GeneratedFiles {
-    package static let all: [(path: String, text: String)] = Completions.files + [(ConfigTemplate.path, ConfigTemplate.text)]
+    package static let all: [(path: String, text: String)] = Completions.files + [(ConfigTemplate.path, ConfigTemplate.text), (Strings.templatePath, Strings.template)]
 }

@@ -361,9 +361,9 @@ package struct Gate: Sendable {
             if timedOutWhileVerifying { return finish(.timedOut) }
             slide.cancel(at: now)
             pinLimiter.failed(at: now)
-            banners.post(Banner(.error, message ?? settings.strings.wrongPin), at: now)
+            banners.post(Banner(.error, message ?? settings.strings[.wrongPin]), at: now)
             if let until = pinLimiter.blockedUntil, pinLimiter.failures >= pinLimiter.countdownFrom {
-                banners.post(Banner(.warning, settings.strings.tryAgainIn, countdownUntil: until), at: now)
+                banners.post(Banner(.warning, settings.strings[.tryAgainIn], countdownUntil: until), at: now)
             }
             return .scrambleWheels
         case .scramble(let digits):
@@ -376,7 +376,7 @@ package struct Gate: Sendable {
             if succeeded { return finish(.completed) }
             if timedOutWhileVerifying { return finish(.timedOut) }
             if entry.isOpen { closeEntry(at: now) } else { slide.cancel(at: now) }
-            if !settings.bannersInTrack { banners.post(Banner(.error, settings.strings.refusal), at: now) }
+            if !settings.bannersInTrack { banners.post(Banner(.error, settings.strings[.refusal]), at: now) }
         case .key(let key):
             guard settings.auth.usesPassword, !verification.isVerifying, !limiter.isBlocked(at: now), !closedByTime else { return nil }
             if !entry.isOpen {
@@ -407,9 +407,9 @@ package struct Gate: Sendable {
             }
             limiter.failed(at: now)
             entry.refused(at: now)
-            banners.post(Banner(.error, message ?? settings.strings.wrongPassword), at: now)
+            banners.post(Banner(.error, message ?? settings.strings[.wrongPassword]), at: now)
             if let until = limiter.blockedUntil, limiter.failures >= limiter.countdownFrom {
-                banners.post(Banner(.warning, settings.strings.tryAgainIn, countdownUntil: until), at: now)
+                banners.post(Banner(.warning, settings.strings[.tryAgainIn], countdownUntil: until), at: now)
             }
         case .bannerClicked:
             banners.dismiss(at: now)
@@ -504,7 +504,7 @@ package struct Gate: Sendable {
 
     /// "Caps Lock is on" shows while it is on and the password stage is open.
     private mutating func updateCapsBanner(at now: Double) {
-        let banner = Banner(.warning, settings.strings.capsLock, persistent: true)
+        let banner = Banner(.warning, settings.strings[.capsLock], persistent: true)
         if capsLock && entry.isOpen {
             banners.post(banner, at: now)
         } else {

@@ -13,7 +13,7 @@ package struct Options: Equatable, Sendable {
     /// `#ffffff`.
     package static let defaultForeground = Color(red: 1, green: 1, blue: 1)
 
-    package var text = Strings().label
+    package var text = Strings.Key.label.english
     /// `--text` was given (else the label is the translated default).
     package var textGiven = false
     /// The words slidegate shows by itself: English, or translated once parsed.
@@ -220,8 +220,8 @@ package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     package func recognised(in strings: Strings) -> String? {
         switch self {
         case .pam, .pin: nil
-        case .fingerprint: strings.fingerprintRecognised
-        case .key: strings.keyRecognised
+        case .fingerprint: strings[.fingerprintRecognised]
+        case .key: strings[.keyRecognised]
         }
     }
 
@@ -230,8 +230,8 @@ package enum AuthMethod: String, CaseIterable, Equatable, Sendable {
     package func asking(in strings: Strings) -> String? {
         switch self {
         case .pam, .pin: nil
-        case .fingerprint: strings.placeFinger
-        case .key: strings.touchKey
+        case .fingerprint: strings[.placeFinger]
+        case .key: strings[.touchKey]
         }
     }
 

@@ -66,12 +66,12 @@ package struct Presenter: Equatable, Sendable {
         case .verifying, .granted:
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: strings.busy, placement: .beforeEnd, emphasis: .solid, alpha: 1),
+                label: Scene.Label(text: strings[.busy], placement: .beforeEnd, emphasis: .solid, alpha: 1),
                 busy: true)
         case .refused:
             return Scene(
                 thumbValue: value,
-                label: Scene.Label(text: strings.refusal, placement: .afterThumb, emphasis: .solid, alpha: alpha),
+                label: Scene.Label(text: strings[.refusal], placement: .afterThumb, emphasis: .solid, alpha: alpha),
                 busy: false)
         case .idle:
             guard !text.isEmpty else { return Scene(thumbValue: value, label: nil, busy: false) }

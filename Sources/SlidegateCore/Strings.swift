@@ -1,66 +1,109 @@
 /// The words slidegate says by itself, in English here; the programs translate them with
 /// gettext where a catalogue for the person's language exists (README: Translations).
+/// Each is written once, under a key that does not change with its wording: the key is the
+/// catalogues' `msgctxt`, so new English wording leaves every translation in place (the
+/// catalogues' `msgid` records the English each was made from).
 package struct Strings: Equatable, Sendable {
-    /// The label when `--text` is not given.
-    package var label = "slide to unlock"
-    package var busy = "unlocking…"
-    package var refusal = "unlock failed"
-    package var wrongPassword = "wrong password"
-    package var wrongPin = "wrong PIN"
-    package var capsLock = "Caps Lock is on"
-    /// Before a countdown's seconds: "try again in 12 s".
-    package var tryAgainIn = "try again in"
-    /// A fingerprint or security key matched before the slide.
-    package var fingerprintRecognised = "fingerprint recognised — slide to unlock"
-    package var keyRecognised = "security key recognised — slide to unlock"
-    /// After the slide, when only a fingerprint or a security key can open the gate.
-    package var placeFinger = "place your finger on the reader"
-    package var touchKey = "touch your security key"
-    /// `--switch-user-command`'s button.
-    package var switchUser = "switch user"
-    /// The banner of a lock taken again after its guard died.
-    package var lockRestarted = "the lock restarted: unlock again"
+    package enum Key: String, CaseIterable, Sendable {
+        /// The label when `--text` is not given.
+        case label = "label"
+        case busy = "busy"
+        case refusal = "refusal"
+        case wrongPassword = "wrong-password"
+        case wrongPin = "wrong-pin"
+        case capsLock = "caps-lock"
+        /// Before a countdown's seconds: "try again in 12 s".
+        case tryAgainIn = "try-again-in"
+        /// A fingerprint or security key matched before the slide.
+        case fingerprintRecognised = "fingerprint-recognised"
+        case keyRecognised = "key-recognised"
+        /// After the slide, when only a fingerprint or a security key can open the gate.
+        case placeFinger = "place-finger"
+        case touchKey = "touch-key"
+        /// `--switch-user-command`'s button.
+        case switchUser = "switch-user"
+        /// The banner of a lock taken again after its guard died.
+        case lockRestarted = "lock-restarted"
 
-    package init() {}
+        /// The words in English.
+        package var english: String {
+            switch self {
+            case .label: "slide to unlock"
+            case .busy: "unlocking…"
+            case .refusal: "unlock failed"
+            case .wrongPassword: "wrong password"
+            case .wrongPin: "wrong PIN"
+            case .capsLock: "Caps Lock is on"
+            case .tryAgainIn: "try again in"
+            case .fingerprintRecognised: "fingerprint recognised — slide to unlock"
+            case .keyRecognised: "security key recognised — slide to unlock"
+            case .placeFinger: "place your finger on the reader"
+            case .touchKey: "touch your security key"
+            case .switchUser: "switch user"
+            case .lockRestarted: "the lock restarted: unlock again"
+            }
+        }
+    }
 
-    /// All of them, in a fixed order (what the guard sends the UI).
-    package var all: [String] {
-        [
-            label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn, fingerprintRecognised, keyRecognised, placeFinger, touchKey,
-            switchUser, lockRestarted,
-        ]
+    /// The words in `Key.allCases` order (what the guard sends the UI).
+    package private(set) var all: [String]
+
+    /// The English words.
+    package init() {
+        all = Key.allCases.map(\.english)
     }
 
     /// From `all`'s order; nil when there are not exactly as many.
     package init?(all: [String]) {
-        guard all.count == Strings().all.count else { return nil }
-        (label, busy, refusal, wrongPassword, wrongPin, capsLock, tryAgainIn) = (all[0], all[1], all[2], all[3], all[4], all[5], all[6])
-        (fingerprintRecognised, keyRecognised, placeFinger, touchKey, switchUser) = (all[7], all[8], all[9], all[10], all[11])
-        lockRestarted = all[12]
+        guard all.count == Key.allCases.count else { return nil }
+        self.all = all
+    }
+
+    package subscript(_ key: Key) -> String {
+        get { all[Self.index(key)] }
+        set { all[Self.index(key)] = newValue }
+    }
+
+    private static func index(_ key: Key) -> Int {
+        Key.allCases.firstIndex(of: key) ?? 0
     }
 
     /// The longest a translation may be, in bytes of UTF-8: a catalogue is a file from
     /// outside, and what it says goes to the UI in the settings message.
     package static let maximumLength = 256
 
-    /// Each English string passed through `translate`, cut to `maximumLength`.
-    package func translated(_ translate: (String) -> String) -> Strings {
-        var copy = self
-        copy.label = translate(label).cut(toUTF8: Self.maximumLength)
-        copy.busy = translate(busy).cut(toUTF8: Self.maximumLength)
-        copy.refusal = translate(refusal).cut(toUTF8: Self.maximumLength)
-        copy.wrongPassword = translate(wrongPassword).cut(toUTF8: Self.maximumLength)
-        copy.wrongPin = translate(wrongPin).cut(toUTF8: Self.maximumLength)
-        copy.capsLock = translate(capsLock).cut(toUTF8: Self.maximumLength)
-        copy.tryAgainIn = translate(tryAgainIn).cut(toUTF8: Self.maximumLength)
-        copy.fingerprintRecognised = translate(fingerprintRecognised).cut(toUTF8: Self.maximumLength)
-        copy.keyRecognised = translate(keyRecognised).cut(toUTF8: Self.maximumLength)
-        copy.placeFinger = translate(placeFinger).cut(toUTF8: Self.maximumLength)
-        copy.touchKey = translate(touchKey).cut(toUTF8: Self.maximumLength)
-        copy.switchUser = translate(switchUser).cut(toUTF8: Self.maximumLength)
-        copy.lockRestarted = translate(lockRestarted).cut(toUTF8: Self.maximumLength)
-        return copy
+    /// Each string as `translate` gives it for its key (nil: the English stays), cut to
+    /// `maximumLength`.
+    package static func translated(_ translate: (Key) -> String?) -> Strings {
+        var strings = Strings()
+        for key in Key.allCases {
+            if let words = translate(key) { strings[key] = words.cut(toUTF8: maximumLength) }
+        }
+        return strings
     }
+
+    /// The catalogues' template (resources/locale/slidegate.pot, made by `./dev docs`): each
+    /// key as `msgctxt`, its English as `msgid` (no English string has a quote or a
+    /// backslash to escape: TranslationTests).
+    package static var template: String {
+        var text = """
+            # The words slidegate says by itself: each catalogue in this directory translates
+            # every msgctxt below. Made by ./dev docs from Strings.Key; do not edit.
+            msgid ""
+            msgstr ""
+            "Project-Id-Version: slidegate\\n"
+            "MIME-Version: 1.0\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+            "Content-Transfer-Encoding: 8bit\\n"
+
+            """
+        for key in Key.allCases {
+            text += "\nmsgctxt \"\(key.rawValue)\"\nmsgid \"\(key.english)\"\nmsgstr \"\"\n"
+        }
+        return text
+    }
+
+    package static let templatePath = "resources/locale/slidegate.pot"
 }
 
 extension String {

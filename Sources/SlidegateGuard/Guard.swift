@@ -230,7 +230,7 @@ package final class Guard {
         self.sleepLock = sleepLock
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         if launch.supervised.mode != .first {
-            host.handle(.authMessage(.warning, self.options.strings.lockRestarted), at: now)
+            host.handle(.authMessage(.warning, self.options.strings[.lockRestarted]), at: now)
         }
         if safeMode {
             fallback = FallbackSlider(display: display, window: cover.sliderWindow, foreground: self.options.foreground)

@@ -149,7 +149,7 @@ package struct UISettings: Equatable, Sendable {
     package var options: Options? {
         guard var options = Options(looks: looks) else { return nil }
         options.strings = strings
-        if !options.textGiven { options.text = strings.label }
+        if !options.textGiven { options.text = strings[.label] }
         options.fps = fps
         options.scale = scale
         return options

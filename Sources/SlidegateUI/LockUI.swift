@@ -292,7 +292,7 @@ package final class LockUI {
             display: display, window: windows.switchUser, options: options, fontMap: fontMap, textScale: 0.42,
             backdrop: wallpaper?.backdrop(under: windows.switchUser))
         if let button = switchUserButton {
-            try button.surface.paint { (cr) throws(RenderError) in try button.renderer.drawButton(options.strings.switchUser, into: cr) }
+            try button.surface.paint { (cr) throws(RenderError) in try button.renderer.drawButton(options.strings[.switchUser], into: cr) }
             button.surface.present(on: button.window)
         }
         guard windows.message != 0, let text = options.message else { return }

@@ -58,7 +58,7 @@ extension Options {
         var options = self
         options.idleLimit = testIdleLimit() ?? options.idleLimit
         options.strings = Translation.strings()
-        if !options.textGiven { options.text = options.strings.label }
+        if !options.textGiven { options.text = options.strings[.label] }
         if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
         return options
     }

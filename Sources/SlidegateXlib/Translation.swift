@@ -13,10 +13,14 @@ package enum Translation {
         guard let directory = catalogueDirectory() else { return Strings() }
         bindtextdomain("slidegate", directory)
         bind_textdomain_codeset("slidegate", "UTF-8")
-        // Untranslated, dgettext hands back the msgid's own pointer, which is valid only
-        // inside withCString: the English string is then kept as it is.
-        return Strings().translated { english in
-            english.withCString { id in dgettext("slidegate", id).flatMap { $0 == id ? nil : String(cString: $0) } } ?? english
+        // A catalogue's entry is found by its msgctxt and msgid ("context\u{4}msgid", as
+        // pgettext asks); `./dev build` compiles each with the msgid of the English in
+        // Strings. Untranslated, dgettext hands back the asked-for pointer, which is valid
+        // only inside withCString: the English string is then kept as it is.
+        return Strings.translated { key in
+            (key.rawValue + "\u{4}" + key.english).withCString { id in
+                dgettext("slidegate", id).flatMap { $0 == id ? nil : String(cString: $0) }
+            }
         }
     }
 

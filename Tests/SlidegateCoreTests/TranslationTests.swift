@@ -7,18 +7,23 @@ import Testing
 @Suite struct TranslationTests {
     static let languages = ["de", "fr", "es", "it", "pt_BR", "ru", "pl", "ja", "zh_CN", "ko", "ar", "he"]
 
-    /// The msgid → msgstr pairs of a .po file (one-line entries, as ours are).
-    static func entries(_ language: String) -> [String: String] {
+    /// The msgctxt → (msgid, msgstr) of a .po file (one-line entries, as ours are).
+    static func entries(_ language: String) -> [String: (english: String, words: String)] {
         let text = DocumentationTests.read("resources/locale/\(language).po") ?? ""
-        var entries: [String: String] = [:]
+        var entries: [String: (english: String, words: String)] = [:]
+        var context: String?
         var id: String?
         for line in text.split(separator: "\n") {
             func quoted(_ prefix: String) -> String? {
                 guard line.hasPrefix(prefix + " \""), line.hasSuffix("\"") else { return nil }
                 return String(line.dropFirst(prefix.count + 2).dropLast())
             }
+            if let value = quoted("msgctxt") { context = value }
             if let value = quoted("msgid") { id = value }
-            if let value = quoted("msgstr"), let key = id, !key.isEmpty { entries[key] = value }
+            if let value = quoted("msgstr"), let key = context, let id {
+                entries[key] = (id, value)
+                context = nil
+            }
         }
         return entries
     }
@@ -26,22 +31,28 @@ import Testing
     @Test(arguments: languages)
     func everyStringIsTranslated(_ language: String) {
         let entries = Self.entries(language)
-        #expect(Set(entries.keys) == Set(Strings().all), "\(language): the msgids are Strings.all")
-        #expect(entries.values.allSatisfy { !$0.isEmpty }, "\(language): no empty translation")
-        #expect(entries["slide to unlock"] != "slide to unlock", "\(language): the label is translated")
+        #expect(Set(entries.keys) == Set(Strings.Key.allCases.map(\.rawValue)), "\(language): the msgctxts are Strings.Key's")
+        #expect(entries.values.allSatisfy { !$0.words.isEmpty }, "\(language): no empty translation")
+        #expect(entries["label"]?.words != "slide to unlock", "\(language): the label is translated")
+    }
+
+    /// The template's msgids are written unescaped.
+    @Test func noEnglishStringNeedsEscaping() {
+        #expect(Strings.Key.allCases.allSatisfy { !$0.english.contains("\"") && !$0.english.contains("\\") })
     }
 
     @Test func arabicAndHebrewLabelsSlideRightToLeftByThemselves() {
         for language in ["ar", "he"] {
-            #expect(Direction.auto.isRightToLeft(for: Self.entries(language)["slide to unlock"] ?? ""), "\(language)")
+            #expect(Direction.auto.isRightToLeft(for: Self.entries(language)["label"]?.words ?? ""), "\(language)")
         }
-        #expect(!Direction.auto.isRightToLeft(for: Self.entries("de")["slide to unlock"] ?? "x"))
+        #expect(!Direction.auto.isRightToLeft(for: Self.entries("de")["label"]?.words ?? "x"))
     }
 
     @Test func stringsTravelInAFixedOrder() {
         var s = Strings()
-        s.wrongPin = "falsche PIN"
+        s[.wrongPin] = "falsche PIN"
         #expect(Strings(all: s.all) == s && Strings(all: ["x"]) == nil)
-        #expect(s.translated { $0.uppercased() }.label == "SLIDE TO UNLOCK")
+        #expect(Strings.translated { $0 == .label ? "SLIDE" : nil }[.label] == "SLIDE")
+        #expect(Strings.translated { _ in nil } == Strings())
     }
 }

@@ -43,7 +43,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
                 + ["--foreground", "#ffffff80", "--direction", "auto", "--reduce-motion", "--timeout", "5", "--countdown", "--no-clock"])
         guard case .run(let options) = invocation else { throw ProtocolError("not a lock") }
         var settings = UISettings(looks: options.looks, fps: 60, pinLength: 12)
-        settings.strings = Strings().translated { _ in String(repeating: "€", count: 10_000) }
+        settings.strings = Strings.translated { _ in String(repeating: "€", count: 10_000) }
         #expect(options.looks.count == OptionSpec.all.filter(\.look).count, "every look option given")
         #expect(!GuardMessage.settings(settings).frame.isEmpty)
     }
@@ -82,7 +82,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
             s.deadline = 1234.5
             s.holdsMatches = false
             s.scale = 2.5
-            s.strings = Strings().translated { "«\($0)»" }
+            s.strings = Strings.translated { "«\($0.english)»" }
             return s
         }()),
         .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b),

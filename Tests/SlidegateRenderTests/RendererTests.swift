@@ -309,7 +309,7 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
 /// What an Arabic locale shows without any option: the catalogue's words (read from
 /// resources/locale/ar.po), which make the gate slide right to left by themselves.
 @Suite struct ArabicLocaleGoldenTests {
-    /// The msgstr of each one-line msgid in the Arabic catalogue.
+    /// The msgstr of each one-line entry in the Arabic catalogue, by its msgctxt.
     static func catalogue() throws -> [String: String] {
         let path = String(#filePath.dropLast("Tests/SlidegateRenderTests/RendererTests.swift".count)) + "resources/locale/ar.po"
         let file = try #require(fopen(path, "r"))
@@ -321,25 +321,26 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         defer { free(line) }
         while getline(&line, &capacity, file) > 0, let line {
             let text = String(cString: line).trimmingSuffix("\n")
-            if text.hasPrefix("msgid \"") { id = String(text.dropFirst(7).dropLast()) }
+            if text.hasPrefix("msgctxt \"") { id = String(text.dropFirst(9).dropLast()) }
             if text.hasPrefix("msgstr \""), let key = id, !key.isEmpty { entries[key] = String(text.dropFirst(8).dropLast()) }
         }
         return entries
     }
 
     @Test func restBusyAndRefusedInArabic() throws {
-        let strings = Strings().translated { (try? Self.catalogue())?[$0] ?? $0 }
-        #expect(strings.label == "اسحب لفتح القفل")
-        let rightToLeft = Direction.auto.isRightToLeft(for: strings.label)
+        let catalogue = try Self.catalogue()
+        let strings = Strings.translated { catalogue[$0.rawValue] }
+        #expect(strings[.label] == "اسحب لفتح القفل")
+        let rightToLeft = Direction.auto.isRightToLeft(for: strings[.label])
         #expect(rightToLeft)
         let renderer = Renderer(
             layout: SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72), rightToLeft: rightToLeft),
             background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!,
             fontMap: try FontMap(files: GoldenImage.fontFiles), family: GoldenImage.family)
-        try GoldenImage.check("arabic-locale-rest", Scene(thumbValue: 0, label: label(strings.label, band: 0.3), busy: false), with: renderer)
-        let busy = Scene.Label(text: strings.busy, placement: .beforeEnd, emphasis: .solid, alpha: 1)
+        try GoldenImage.check("arabic-locale-rest", Scene(thumbValue: 0, label: label(strings[.label], band: 0.3), busy: false), with: renderer)
+        let busy = Scene.Label(text: strings[.busy], placement: .beforeEnd, emphasis: .solid, alpha: 1)
         try GoldenImage.check("arabic-locale-busy", Scene(thumbValue: 1, label: busy, busy: true), with: renderer)
-        let refused = Scene.Label(text: strings.refusal, placement: .afterThumb, emphasis: .solid, alpha: 1)
+        let refused = Scene.Label(text: strings[.refusal], placement: .afterThumb, emphasis: .solid, alpha: 1)
         try GoldenImage.check("arabic-locale-refused", Scene(thumbValue: 0, label: refused, busy: false), with: renderer)
     }
 }
