@@ -50,7 +50,7 @@ package struct UISupervision: Equatable, Sendable {
     package private(set) var fallbackAt: Double?
     /// The plain slider is drawn (until a UI draws).
     package private(set) var fallbackShown = false
-    private var restarts = RestartPolicy()
+    private var restarts = RestartPolicy.drawingProgram
     private var running = false
     private var blank = false
 

@@ -18,16 +18,12 @@ package final class AuthSession {
         case grantedPasswordExpired
     }
 
-    private let program: Executable
+    private let helper: HelperSupervisor
     private let service: String
     private let tty: String
-    /// `--auth pin`: the PIN file the helper checks the wheels against.
-    private let pinFile: String?
     /// The pending answer is the wheels' digits, not a password.
     private var checkingPin = false
     package let secret: SecretBuffer
-    private(set) var process: ChildProcess?
-    private var channel: MessageChannel?
     /// A transaction runs in the helper.
     private var inTransaction = false
     /// The running transaction has asked for an answer.
@@ -45,16 +41,12 @@ package final class AuthSession {
     private var typed: Unicode.Scalar?
     /// The failed attempts, for the summary on stderr.
     package private(set) var failures = FailureLog()
-    /// The socket an event loop watches, if one does.
-    private var watched: (descriptor: Int32, watch: EventLoop.Watch)?
-
     /// Opens the helper and starts it; throws (exit 2) when it cannot start or answer.
     package init(helperPath: String, service: String, tty: String, pinFile: String? = nil) throws(UserError) {
         self.service = service
         self.tty = tty
-        self.pinFile = pinFile
         do {
-            program = try Executable(helperPath)
+            helper = HelperSupervisor(try Executable(helperPath), name: "the authentication helper", pinFile: pinFile)
             secret = try SecretBuffer()
         } catch {
             throw UserError("--auth: cannot use the authentication helper \(helperPath): \(error)", status: .usage)
@@ -78,21 +70,13 @@ package final class AuthSession {
             helperPath: helperPath, service: options.service(for: .pam) ?? "", tty: Self.tty, pinFile: options.auth.usesPin ? options.pinFile : nil)
     }
 
-    deinit {
-        process?.stop()
-    }
 
     /// What PAM_TTY says: the display.
     package static var tty: String { getenv("DISPLAY").map { String(cString: $0) } ?? "" }
 
-    /// The helper's socket, for the event loop to watch.
-    package var descriptor: Int32? { channel?.descriptor.rawValue }
-
     /// Starts the helper and waits (up to 2 s) for its hello.
     private func start() throws(SystemError) {
-        let helper = try AuthHelper.start(program, pinFile: pinFile)
-        process = helper.process
-        channel = helper.channel
+        try helper.start()
         inTransaction = false
         answeredAt = nil
         checkingPin = false
@@ -119,19 +103,17 @@ package final class AuthSession {
     /// Has `loop` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
     package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        guard descriptor != watched?.descriptor else { return }
-        if let old = watched { loop.unwatch(old.watch) }
-        watched = descriptor.map { ($0, loop.watch($0, name: "the authentication helper's socket", peer: true, handler)) }
+        helper.keepWatched(by: loop, handler)
     }
 
     /// The password stage opened (or PAM refused and the stage waits for a new prompt):
     /// start a transaction.
     private func begin() -> GateInput? {
         guard !inTransaction else { return nil }
-        if process == nil || process?.poll() != nil, let error = restart(reason: nil) {
+        if !helper.isRunning, let error = restart(reason: nil) {
             return notAvailable("the authentication helper cannot start: \(error)")
         }
-        guard let channel, (try? channel.send(AuthRequest.begin(service: service, tty: tty))) != nil else { return nil }
+        guard helper.send(AuthRequest.begin(service: service, tty: tty)) else { return nil }
         inTransaction = true
         prompted = false
         return nil
@@ -141,7 +123,7 @@ package final class AuthSession {
     private func cancel() {
         secret.clear()
         guard inTransaction, answeredAt == nil else { return }
-        try? channel?.send(AuthRequest.cancel)
+        _ = helper.send(AuthRequest.cancel)
         inTransaction = false
     }
 
@@ -150,10 +132,7 @@ package final class AuthSession {
     @discardableResult
     private func restart(reason: String?) -> SystemError? {
         if let reason { report("the authentication helper \(reason); starting another") }
-        process?.signal(SIGKILL)
-        process?.stop()
-        process = nil
-        channel = nil
+        helper.stop()
         inTransaction = false
         answeredAt = nil
         checkingPin = false
@@ -191,18 +170,16 @@ package final class AuthSession {
         secret.clear()
         defer { secret.clear() }
         for d in digits { secret.append(Unicode.Scalar(UInt8(clamping: 48 + min(max(d, 0), 9)))) }
-        if process == nil || process?.poll() != nil { restart(reason: nil) }
+        if !helper.isRunning { restart(reason: nil) }
         checkingPin = true
         return sendSecret(kind: AuthProtocol.pinKind, at: now)
     }
 
     /// Writes the secret, framed as `kind`, straight from the locked buffer.
     private func sendSecret(kind: UInt8, at now: Double) -> GateInput? {
-        guard let channel else { return failure("the authentication helper is not running") }
+        guard helper.isRunning else { return failure("the authentication helper is not running") }
         do {
-            try channel.flush()
-            try channel.descriptor.writeAll(AuthProtocol.secretHeader(kind: kind, secretLength: secret.count))
-            try channel.descriptor.writeAll(secret.bytes)
+            try helper.sendSecret(kind: kind, secret)
         } catch {
             let refusal = failure(checkingPin ? "the PIN could not be checked" : "the password could not be checked")
             restart(reason: "could not take the answer (\(error))")
@@ -223,7 +200,7 @@ package final class AuthSession {
         let text = ("authentication is not available" + (reason.map { " (\($0))" } ?? "")).cut(toUTF8: 1024)
         if saidUnavailable != text {
             saidUnavailable = text
-            let hint = process == nil ? "" : ": PAM refused before asking for anything (check /etc/pam.d/\(service))"
+            let hint = helper.isStarted ? ": PAM refused before asking for anything (check /etc/pam.d/\(service))" : ""
             report(text + hint)
         }
         return .authMessage(.error, text.cut(toUTF8: Banner.maximumText))
@@ -257,19 +234,20 @@ package final class AuthSession {
     /// Reads what the helper said. A helper that ended, closed its socket or said something
     /// malformed is replaced; if an answer was with it, that is a failed attempt.
     package func receive() -> [Event] {
-        guard let channel else { return [] }
         var events: [Event] = []
-        do {
-            var replies: [AuthReply] = []
-            guard try channel.receive({ (body) throws(ProtocolError) in replies.append(try AuthReply(body: body)) }) else {
-                let refusal = answeredAt != nil ? failure("the \(checked) check failed") : nil
-                process?.stop()
-                restart(reason: "ended (\(process?.exit.map { "\($0)" } ?? "closed its socket"))")
-                return refusal.map { [.input($0)] } ?? []
-            }
+        switch helper.read() {
+        case nil:
+            break
+        case .ended(let exit):
+            if answeredAt != nil { events.append(.input(failure("the \(checked) check failed"))) }
+            restart(reason: "ended (\(exit))")
+        case .malformed(let error):
+            if answeredAt != nil { events.append(.input(failure("the \(checked) check failed"))) }
+            restart(reason: "sent a malformed message (\(error))")
+        case .replies(let replies):
             for reply in replies {
                 switch reply {
-                case .hello: throw ProtocolError("a second hello")
+                case .hello: break
                 case .prompt(let echo, let text):
                     prompted = true
                     events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text.cut(toUTF8: Self.maximumPrompt), echo: echo))))
@@ -292,23 +270,18 @@ package final class AuthSession {
                     }
                 }
             }
-        } catch {
-            if answeredAt != nil { events.append(.input(failure("the \(checked) check failed"))) }
-            restart(reason: "sent a malformed message (\(error))")
         }
         return events
     }
 
     /// A granted verdict counts only when the helper then exits with the granted status.
     private func confirmGranted(expired: Bool) -> Event {
-        guard let process else { return .input(failure(nil)) }
-        guard AuthHelper.endedGranted(process) else {
+        guard helper.isStarted else { return .input(failure(nil)) }
+        guard helper.endedGranted() else {
             let refusal = failure("the \(checked) check failed")
-            restart(reason: "said yes but ended with \(process.exit.map { "\($0)" } ?? "no exit")")
+            restart(reason: "said yes but did not end as it must")
             return .input(refusal)
         }
-        self.process = nil
-        self.channel = nil
         if checkingPin {
             checkingPin = false
             return .input(.pinVerdict(granted: true, message: nil))
@@ -318,7 +291,7 @@ package final class AuthSession {
 
     /// The helper ended (SIGCHLD): replaced; an answer with it is a failed attempt.
     package func reap() -> GateInput? {
-        guard let process, let exit = process.poll(), exit != .exited(AuthProtocol.grantedStatus) else { return nil }
+        guard let exit = helper.reap() else { return nil }
         let refusal = answeredAt != nil ? failure("the \(checked) check failed") : nil
         restart(reason: "ended (\(exit))")
         return refusal

@@ -17,10 +17,9 @@ import SlidegateProtocol
 /// wake-ups for it.
 package final class PassiveMethod {
     package let method: AuthMethod
-    private let program: Executable
+    private let helper: HelperSupervisor
     private let service: String
     private let tty: String
-    private var helper: AuthHelper?
     /// A transaction runs in the helper.
     private var running = false
     /// The next transaction waits for the person to act (an input to the gate).
@@ -29,8 +28,8 @@ package final class PassiveMethod {
     private var notBefore = 0.0
     /// The last `sync` wanted a transaction.
     private var wanted = false
-    /// Errors and helper deaths in a row, for the back-off.
-    private var troubles = 0
+    /// Errors and helper deaths in a row make the next try wait longer.
+    private var restarts = RestartPolicy.passiveHelper
     /// When the running transaction began.
     private var began = 0.0
     /// No-matches in a row that came within `quickRefusal` s of their transaction's start.
@@ -40,20 +39,14 @@ package final class PassiveMethod {
     /// Why the method was last said on stderr not to work (each reason once in a row).
     private var said: String?
     package private(set) var failures = FailureLog()
-    /// The socket an event loop watches, if one does.
-    private var watched: (descriptor: Int32, watch: EventLoop.Watch)?
 
     /// The method with the helper at `program`, on PAM service `service`; nothing runs until
     /// the first `sync`.
     package init(_ method: AuthMethod, program: Executable, service: String, tty: String) {
         self.method = method
-        self.program = program
+        helper = HelperSupervisor(program, name: "the \(method.rawValue) helper")
         self.service = service
         self.tty = tty
-    }
-
-    deinit {
-        stop()
     }
 
     /// The methods `options` ask for that need no typing, with the helper at `helperPath`;
@@ -72,16 +65,9 @@ package final class PassiveMethod {
 
     /// Ends the helper, if one runs.
     package func stop() {
-        helper?.process.signal(SIGKILL)
-        helper?.process.stop()
-        helper = nil
+        helper.stop()
         running = false
     }
-
-    /// The longest back-off, in seconds.
-    package static let longestBackOff = 60.0
-
-    private var backOff: Double { min(Double(1 << min(troubles, 6)) / 2, Self.longestBackOff) }
 
     /// The person acted: a method waiting for that may start again.
     package func personActed() {
@@ -98,17 +84,13 @@ package final class PassiveMethod {
         }
         if let earliest { notBefore = max(notBefore, earliest) }
         guard !running, !waitsForInput, now >= notBefore else { return }
-        if helper == nil || helper?.process.poll() != nil {
-            helper?.process.stop()
-            helper = nil
-            do {
-                helper = try AuthHelper.start(program)
-            } catch {
-                trouble("cannot start its authentication helper: \(error)", at: now)
-                return
-            }
+        do {
+            try helper.start()
+        } catch {
+            trouble("cannot start its authentication helper: \(error)", at: now)
+            return
         }
-        guard let helper, (try? helper.channel.send(AuthRequest.begin(service: service, tty: tty))) != nil else {
+        guard helper.send(AuthRequest.begin(service: service, tty: tty)) else {
             trouble("cannot talk to its authentication helper", at: now)
             stop()
             return
@@ -122,47 +104,42 @@ package final class PassiveMethod {
         wanted && !running && !waitsForInput ? notBefore : nil
     }
 
-    /// The helper's socket, for the event loop to watch.
-    package var descriptor: Int32? { helper?.channel.descriptor.rawValue }
-
     /// Has `loop` watch the current helper's socket, calling `handler` when it is readable.
     package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        guard descriptor != watched?.descriptor else { return }
-        if let old = watched { loop.unwatch(old.watch) }
-        watched = descriptor.map { ($0, loop.watch($0, name: "the \(method.rawValue) helper's socket", peer: true, handler)) }
+        helper.keepWatched(by: loop, handler)
     }
 
     /// Reads what the helper said, as the gate takes it.
     package func receive(at now: Double) -> [GateInput] {
-        guard let helper else { return [] }
         var inputs: [GateInput] = []
-        do {
-            var replies: [AuthReply] = []
-            guard try helper.channel.receive({ (body) throws(ProtocolError) in replies.append(try AuthReply(body: body)) }) else {
-                let exit = helper.process.poll().map { "\($0)" } ?? "closed its socket"
-                stop()
-                trouble("its authentication helper ended (\(exit))", at: now)
-                return inputs
-            }
+        switch helper.read() {
+        case nil:
+            break
+        case .ended(let exit):
+            running = false
+            trouble("its authentication helper ended (\(exit))", at: now)
+        case .malformed(let error):
+            running = false
+            trouble("its authentication helper sent a malformed message (\(error))", at: now)
+        case .replies(let replies):
             for reply in replies {
                 switch reply {
-                case .hello: throw ProtocolError("a second hello")
+                case .hello:
+                    break
                 case .notice(let error, let text):
                     inputs.append(.authMessage(error ? .error : .info, text.cut(toUTF8: Banner.maximumText)))
                 case .prompt:
                     // A method that needs no typing gets none: the stack is set up wrong.
-                    try? helper.channel.send(AuthRequest.cancel)
+                    _ = helper.send(AuthRequest.cancel)
                     trouble("PAM asks for typing (check /etc/pam.d/\(service): it must need none)", fromPAM: true, at: now)
                 case .verdict(.granted, _), .verdict(.grantedPasswordExpired, _):
                     running = false
-                    guard AuthHelper.endedGranted(helper.process) else {
+                    guard helper.endedGranted() else {
                         failures.add()
-                        stop()
                         trouble("its authentication helper said yes but did not end as it must", at: now)
                         return inputs + [.methodVerdict(method, granted: false)]
                     }
-                    self.helper = nil
-                    troubles = 0
+                    restarts.succeeded()
                     quickRefusals = 0
                     said = nil
                     return inputs + [.methodVerdict(method, granted: true)]
@@ -172,7 +149,7 @@ package final class PassiveMethod {
                     // No match: try again at once (the gate's limiter paces it), unless no
                     // finger could have been read that fast three times running.
                     running = false
-                    troubles = 0
+                    restarts.succeeded()
                     failures.add()
                     inputs.append(.methodVerdict(method, granted: false))
                     quickRefusals = now - began < Self.quickRefusal ? quickRefusals + 1 : 0
@@ -187,17 +164,14 @@ package final class PassiveMethod {
                     trouble("PAM refused (\(reason))", fromPAM: true, at: now)
                 }
             }
-        } catch {
-            stop()
-            trouble("its authentication helper sent a malformed message (\(error))", at: now)
         }
         return inputs
     }
 
     /// The helper ended (SIGCHLD) without a verdict that counts: replaced after a back-off.
     package func reap(at now: Double) {
-        guard let helper, let exit = helper.process.poll(), exit != .exited(AuthProtocol.grantedStatus) else { return }
-        stop()
+        guard let exit = helper.reap() else { return }
+        running = false
         trouble("its authentication helper ended (\(exit))", at: now)
     }
 
@@ -211,7 +185,6 @@ package final class PassiveMethod {
         }
         running = false
         if fromPAM { waitsForInput = true }
-        notBefore = now + backOff
-        troubles += 1
+        notBefore = now + restarts.died(after: 0)
     }
 }

@@ -311,16 +311,24 @@ private func drag(_ g: inout Gate, by dx: Double, at t: Double = 0) {
 
 @Suite struct RestartPolicyTests {
     @Test func aUIThatDiesOnceIsReplacedAtOnce() {
-        var policy = RestartPolicy()
+        var policy = RestartPolicy.drawingProgram
         #expect(policy.died(after: 0.3) == 0)
         #expect(policy.died(after: 60) == 0)
         #expect(policy.died(after: 0.3) == 0)
     }
 
     @Test func uisThatKeepDyingYoungBackOffTo5Seconds() {
-        var policy = RestartPolicy()
+        var policy = RestartPolicy.drawingProgram
         let delays = (0..<10).map { _ in policy.died(after: 0.1) }
         #expect(delays == [0, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
         #expect(policy.died(after: 2.5) == 0, "a UI that lived resets the back-off")
+    }
+
+    @Test func aHelperInTroubleWaitsFromHalfASecondToAMinute() {
+        var policy = RestartPolicy.passiveHelper
+        let delays = (0..<9).map { _ in policy.died(after: 3600) }
+        #expect(delays == [0.5, 1, 2, 4, 8, 16, 32, 60, 60])
+        policy.succeeded()
+        #expect(policy.died(after: 0) == 0.5, "a verdict resets the back-off")
     }
 }
