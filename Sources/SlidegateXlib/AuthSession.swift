@@ -297,25 +297,12 @@ package final class AuthSession {
         return refusal
     }
 
-    /// The key in `event` as the password stage takes it, with its character kept for
-    /// `.secret(.append)`; nil for a key that means nothing there (Shift, arrows, …).
-    package func key(of event: inout XEvent) -> EntryKey? {
-        var keysym: KeySym = 0
-        var bytes = [CChar](repeating: 0, count: 8)
-        _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &keysym, nil)
-        let control = event.xkey.state & UInt32(ControlMask) != 0
-        typed = nil
-        // The person acted: a stack that was not available is tried again.
+    /// The person pressed a key (`PasswordKey` says what it is to the password stage, nil
+    /// for one that means nothing there): a stack that was not available is tried again,
+    /// and the character the key types is kept for `.secret(.append)`.
+    package func take(_ key: PasswordKey?) -> EntryKey? {
         unavailable = false
-        switch Int32(truncatingIfNeeded: keysym) {
-        case XK_Return, XK_KP_Enter: return .enter
-        case XK_Escape: return .escape
-        case XK_BackSpace: return control ? .clear : .backspace
-        case XK_u where control, XK_U where control: return .clear
-        default:
-            guard !control, let scalar = Keysym.character(UInt32(truncatingIfNeeded: keysym)) else { return nil }
-            typed = scalar
-            return .character
-        }
+        typed = key?.character
+        return key?.entry
     }
 }

@@ -180,7 +180,7 @@ package final class GateHost {
         }
         if method.keysTurnWheels {
             if let key = WheelKey(&event) { return handle(.wheelKey(key), at: now) }
-        } else if method.usesPassword, let key = auth?.key(of: &event) {
+        } else if method.usesPassword, let key = auth?.take(PasswordKey(&event)) {
             if let status = handle(.key(key), at: now) { return status }
         }
         return keyboardChanged(at: now)
