@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/SlidegateCore/KeysymTable.swift: the keysyms below 0x1000000 that stand for
+"""Writes Sources/SlidegateCore/KeysymTable.generated.swift: the keysyms below 0x1000000 that stand for
 a character, with that character, read from X11's keysymdef.h (Debian package x11proto-dev),
 whose comments give each keysym's Unicode code point; and the XF86 keys' names (volume,
 brightness, media…) from XF86keysym.h, less the server's own (VT switches, grabs), for
@@ -42,5 +42,5 @@ out += ["    /// The XF86 keys (volume, brightness, media, …) by name, for --k
         "    static let vendorKeys: [String: UInt32] = ["]
 out += [f'        "{n}": 0x{k:08X},' for n, k in sorted(names.items())]
 out += ["    ]", "}", ""]
-open("Sources/SlidegateCore/KeysymTable.swift", "w").write("\n".join(out))
+open("Sources/SlidegateCore/KeysymTable.generated.swift", "w").write("\n".join(out))
 print(f"{len(pairs)} keysyms, {len(names)} XF86 keys")

@@ -76,7 +76,8 @@ package final class Supervisor {
         var byte = [UInt8](repeating: 0, count: 1)
         if let n = try? notice.read(into: &byte), n == 1 { return .completed }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        // Not a status to pass on when the guard's end cannot be known: never "locked".
+        guard (try? retryingInterrupts("waitpid", { waitpid(child, &status, 0) })) != nil else { return .internalError }
         let signal = status & 0x7f
         return signal == 0 ? ExitStatus(code: (status >> 8) & 0xff) : .internalError
     }

@@ -49,7 +49,7 @@ final class GuardLink {
     /// and its UI leaves without a word.
     func guardSpoke() -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while poll(&entry, 1, -1) < 0 && errno == EINTR {}
+        _ = try? retryingInterrupts("poll") { poll(&entry, 1, -1) }
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) != 0
     }

@@ -199,17 +199,17 @@ package final class LockUI {
         guard scene == resting else { return }
         firstFrame = nil
         let surface = painter.surface
-        let problem = surface.withPixels { (pixels) -> FileProblem? in
+        let problem = surface.withPixels { (pixels) -> SystemError? in
             let checksum = FirstFrameFile.checksum(pixels)
             guard checksum != kept else { return nil }
-            do throws(FileProblem) {
+            do throws(SystemError) {
                 try file.store(pixels, width: surface.width, height: surface.height, depth: Int(stage.depth), checksum: checksum)
                 return nil
             } catch {
                 return error
             }
         }
-        if let problem = problem ?? nil { report("cannot keep the slider's first frame for the next lock: \(problem)") }
+        if let problem = problem ?? nil { report("cannot keep the slider's first frame for the next lock: \(problem.description)") }
     }
 
     /// Only a terminating signal ends the UI (the guard decides the rest), whatever the

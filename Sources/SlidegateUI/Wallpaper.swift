@@ -32,8 +32,8 @@ final class Wallpaper {
 
     /// Decodes `path` once as a lock would (for `slidegate --check`): its size, or why it
     /// would leave the plain background.
-    static func check(_ path: String) -> Result<String, ImageError> {
-        do throws(ImageError) {
+    static func check(_ path: String) -> Result<String, RenderError> {
+        do throws(RenderError) {
             let (size, _) = try info(path)
             sg_pixbuf_free(try decode(path, at: nil))
             return .success("\(Int(size.width))x\(Int(size.height))")
@@ -44,27 +44,27 @@ final class Wallpaper {
 
     /// The picture's size and whether it is a JPEG, if gdk-pixbuf can read it and it is
     /// not too large to decode.
-    private static func info(_ path: String) throws(ImageError) -> (size: Size, jpeg: Bool) {
-        if let why = sg_pixbuf_open() { throw ImageError("gdk-pixbuf cannot be loaded: \(String(cString: why))") }
+    private static func info(_ path: String) throws(RenderError) -> (size: Size, jpeg: Bool) {
+        if let why = sg_pixbuf_open() { throw RenderError("gdk-pixbuf cannot be loaded: \(String(cString: why))") }
         var w: Int32 = 0
         var h: Int32 = 0
         var jpeg: Int32 = 0
-        guard sg_pixbuf_info(path, &w, &h, &jpeg) != 0, w > 0, h > 0 else { throw ImageError("not an image that can be read") }
+        guard sg_pixbuf_info(path, &w, &h, &jpeg) != 0, w > 0, h > 0 else { throw RenderError("not an image that can be read") }
         guard Double(w) * Double(h) <= pixelLimit else {
-            throw ImageError("\(w)x\(h) is more than \(Int(pixelLimit / 1_000_000)) megapixels")
+            throw RenderError("\(w)x\(h) is more than \(Int(pixelLimit / 1_000_000)) megapixels")
         }
         return (Size(width: Double(w), height: Double(h)), jpeg != 0)
     }
 
     /// The file decoded (at `size`, else whole) and turned as its EXIF orientation says;
     /// `sg_pixbuf_free` it.
-    private static func decode(_ path: String, at size: Size?) throws(ImageError) -> OpaquePointer {
+    private static func decode(_ path: String, at size: Size?) throws(RenderError) -> OpaquePointer {
         var message: UnsafeMutablePointer<CChar>?
         let width = size.map { Int32(max(1, $0.width.rounded(.up))) } ?? 0
         let height = size.map { Int32(max(1, $0.height.rounded(.up))) } ?? 0
         guard let pixbuf = sg_pixbuf_decode(path, width, height, &message) else {
             defer { free(message) }
-            throw ImageError(message.map { String(cString: $0) } ?? "it does not decode")
+            throw RenderError(message.map { String(cString: $0) } ?? "it does not decode")
         }
         return pixbuf
     }
@@ -162,7 +162,7 @@ final class Wallpaper {
     }
 
     /// Decodes the file and makes a pixmap for each size.
-    private func scale(to sizes: Set<Size>) throws(ImageError) {
+    private func scale(to sizes: Set<Size>) throws(RenderError) {
         let (original, jpeg) = try Self.info(path)
         // A photo its EXIF orientation turns on its side must be large enough either way up.
         let list = Array(sizes)
@@ -184,7 +184,7 @@ final class Wallpaper {
     }
 
     /// The picture as it meets a monitor of `size`, over the background colour.
-    private func draw(_ source: OpaquePointer, _ decoded: Size, at size: Size) throws(ImageError) -> OpaquePointer {
+    private func draw(_ source: OpaquePointer, _ decoded: Size, at size: Size) throws(RenderError) -> OpaquePointer {
         let target = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
         let cr = cairo_create(target)!
         defer { cairo_destroy(cr) }
@@ -209,41 +209,41 @@ final class Wallpaper {
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(target)
-            throw ImageError("cannot scale it to \(Int(size.width))x\(Int(size.height)): \(String(cString: cairo_status_to_string(status)))")
+            throw RenderError("cannot scale it to \(Int(size.width))x\(Int(size.height)): \(String(cString: cairo_status_to_string(status)))")
         }
         return target
     }
 
     /// A pixmap on the server holding `image`, which it destroys.
-    private func upload(_ image: OpaquePointer) throws(ImageError) -> Pixmap {
+    private func upload(_ image: OpaquePointer) throws(RenderError) -> Pixmap {
         defer { cairo_surface_destroy(image) }
         let width = cairo_image_surface_get_width(image)
         let height = cairo_image_surface_get_height(image)
         let pixmap = XCreatePixmap(display.pointer, cover, UInt32(width), UInt32(height), UInt32(depth))
         guard display.put(image, into: pixmap, gc: gc, visual: visual, depth: depth) else {
             XFreePixmap(display.pointer, pixmap)
-            throw ImageError("out of memory")
+            throw RenderError("out of memory")
         }
         if let code = display.sync() {
             XFreePixmap(display.pointer, pixmap)
-            throw ImageError("the X server refused a \(width)x\(height) pixmap for it (X error \(code))")
+            throw RenderError("the X server refused a \(width)x\(height) pixmap for it (X error \(code))")
         }
         return pixmap
     }
 
     /// The pixbuf's pixels as a Cairo image (premultiplied when it has alpha).
-    private static func surface(from pixbuf: OpaquePointer) throws(ImageError) -> OpaquePointer {
+    private static func surface(from pixbuf: OpaquePointer) throws(RenderError) -> OpaquePointer {
         var (width, height, channelCount, rowBytes, hasAlpha, bits): (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
         let pixels = sg_pixbuf_pixels(pixbuf, &width, &height, &channelCount, &rowBytes, &hasAlpha, &bits)
         let alpha = hasAlpha != 0
         let channels = Int(channelCount)
         let rowstride = Int(rowBytes)
         guard bits == 8, channels == (alpha ? 4 : 3), width > 0, height > 0, rowstride >= Int(width) * channels, let pixels
-        else { throw ImageError("an unusual pixel format") }
+        else { throw RenderError("an unusual pixel format") }
         let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height)!
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
             cairo_surface_destroy(surface)
-            throw ImageError("out of memory for \(width)x\(height) pixels")
+            throw RenderError("out of memory for \(width)x\(height) pixels")
         }
         let stride = Int(cairo_image_surface_get_stride(surface))
         for y in 0..<Int(height) {
@@ -278,14 +278,5 @@ final class Wallpaper {
         }
         cairo_surface_mark_dirty(surface)
         return surface
-    }
-}
-
-/// Why the picture cannot be shown.
-struct ImageError: Error {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -37,7 +37,7 @@ extension ConfigFile {
         do {
             return try readTextFile(path)
         } catch {
-            throw UserError("--config: \(path): \(error)", status: .usage)
+            throw UserError("--config: \(path): \(error.message)", status: .usage)
         }
     }
 

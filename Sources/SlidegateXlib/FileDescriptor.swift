@@ -154,20 +154,6 @@ package struct FileDescriptor: Hashable, Sendable {
     }
 }
 
-/// What is wrong with a file slidegate reads, for "FILE: problem" messages.
-package struct FileProblem: Error, Equatable, CustomStringConvertible {
-    package var description: String
-
-    package init(description: String) {
-        self.description = description
-    }
-
-    /// What `doing` ran into: "mkdir /x: Permission denied".
-    package init(errno code: Int32, doing: String) {
-        description = "\(doing): \(String(cString: strerror(code)))"
-    }
-}
-
 /// `path` with its symbolic links and `..` resolved, or as it is when it cannot be.
 package func resolvedPath(_ path: String) -> String {
     guard let real = realpath(path, nil) else { return path }
@@ -176,21 +162,22 @@ package func resolvedPath(_ path: String) -> String {
 }
 
 /// The text of a small regular file (a configuration file, a theme's settings): its UTF-8
-/// contents of at most `limit` bytes.
-package func readTextFile(_ path: String, limit: Int = 1 << 16) throws(FileProblem) -> String {
+/// contents of at most `limit` bytes; what is wrong with it says "FILE: problem" when it
+/// follows the path.
+package func readTextFile(_ path: String, limit: Int = 1 << 16) throws(UserError) -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-    guard fd >= 0 else { throw FileProblem(description: "cannot be read (\(String(cString: strerror(errno))))") }
+    guard fd >= 0 else { throw UserError("cannot be read (\(String(cString: strerror(errno))))", status: .usage) }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw FileProblem(description: "is not a regular file") }
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw UserError("is not a regular file", status: .usage) }
     let read: [UInt8]?
     do {
         read = try FileDescriptor(rawValue: fd).readToEnd(limit: limit)
     } catch {
-        throw FileProblem(description: "cannot be read (\(String(cString: strerror(error.code))))")
+        throw UserError("cannot be read (\(String(cString: strerror(error.code))))", status: .usage)
     }
-    guard let bytes = read else { throw FileProblem(description: "is larger than \(limit / 1024) KiB") }
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw FileProblem(description: "is not UTF-8 text") }
+    guard let bytes = read else { throw UserError("is larger than \(limit / 1024) KiB", status: .usage) }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw UserError("is not UTF-8 text", status: .usage) }
     return text
 }
 

@@ -147,13 +147,13 @@ package struct FirstFrameFile: Equatable, Sendable {
     /// old one; creates the directories (0700) it needs, and removes the temporary files of
     /// UIs that died while they wrote theirs.
     package func store(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, depth: Int, checksum: UInt64)
-        throws(FileProblem)
+        throws(SystemError)
     {
         var parts = path.split(separator: "/").dropLast()
         var directory = ""
         while !parts.isEmpty {
             directory += "/" + parts.removeFirst()
-            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileProblem(errno: errno, doing: "mkdir \(directory)") }
+            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw SystemError("mkdir \(directory)", code: errno) }
         }
         removeLeftovers(in: directory)
         let temporary = "\(path).\(getpid())"
@@ -164,12 +164,12 @@ package struct FirstFrameFile: Equatable, Sendable {
             try file.writeAll(pixels)
         } catch {
             unlink(temporary)
-            throw FileProblem(errno: error.code, doing: "write \(temporary)")
+            throw SystemError("write \(temporary)", code: error.code)
         }
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw FileProblem(errno: code, doing: "rename to \(path)")
+            throw SystemError("rename to \(path)", code: code)
         }
     }
 

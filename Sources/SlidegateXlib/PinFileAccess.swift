@@ -46,7 +46,7 @@ extension PinFile {
         do {
             return try PinFile(parsing: text)
         } catch {
-            throw problem(error.description)
+            throw problem(error.message)
         }
     }
 }

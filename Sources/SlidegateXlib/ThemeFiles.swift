@@ -24,7 +24,7 @@ package struct ThemeFiles: Equatable, Sendable {
             do {
                 text = try readTextFile(conf)
             } catch {
-                throw problem(conf, error.description)
+                throw problem(conf, error.message)
             }
             config = try ThemeConfig(parsing: text, path: conf)
         } else {

@@ -39,12 +39,8 @@ final class GuardSocket {
     private func readExactly(_ pointer: UnsafeMutableRawPointer, _ count: Int) {
         var done = 0
         while done < count {
-            let n = read(fd, pointer + done, count - done)
-            if n > 0 {
-                done += n
-            } else if n == 0 || errno != EINTR {
-                exit(0)
-            }
+            guard let n = try? retryingInterrupts("read", { read(fd, pointer + done, count - done) }), n > 0 else { exit(0) }
+            done += n
         }
     }
 
@@ -283,8 +279,7 @@ func readLine(into buffer: SecretBuffer, prompt: String?) -> Bool {
     }
     var byte: UInt8 = 0
     while true {
-        let n = read(0, &byte, 1)
-        if n < 0 && errno == EINTR { continue }
+        let n = try? retryingInterrupts("read") { read(0, &byte, 1) }
         guard n == 1 else { return buffer.count > 0 }
         if byte == 10 { return true }
         guard buffer.count < 255, buffer.fill(upTo: 1, { room in

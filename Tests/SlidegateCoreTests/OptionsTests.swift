@@ -339,7 +339,7 @@ extension UserError {
         #expect {
             _ = try PinFile(parsing: text)
         } throws: { error in
-            (error as? PinFileProblem)?.description.contains(problem) == true
+            (error as? UserError)?.message.contains(problem) == true
         }
     }
 
