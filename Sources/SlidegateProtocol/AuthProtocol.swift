@@ -1,7 +1,7 @@
 // The protocol between the decider (the guard in lock mode, slidegate-ui in windowed mode:
 // whichever runs the `GateHost`) and the authentication helper, `slidegate-auth`, over a
 // Unix stream socket only the decider holds (the helper's descriptor 3), in the framing of
-// `GuardProtocol` (Protocol.swift). The helper is started before the screen is locked and
+// `GuardProtocol` (Framing.swift). The helper is started before the screen is locked and
 // runs one PAM transaction per attempt.
 //
 // HANDSHAKE: the guard sends `hello`; the helper answers `hello`; protocol numbers must match.

@@ -125,7 +125,7 @@ final class StandIn {
         rmdir(directory)
     }
 
-    /// Framing (Protocol.swift): a little-endian u32 length, then the body.
+    /// Framing (Framing.swift): a little-endian u32 length, then the body.
     static let common = """
         #include <fcntl.h>
         #include <math.h>
