@@ -216,7 +216,7 @@ package final class Guard {
         let now = boottimeNow()
         host = GateHost(
             options: self.options, pinLength: pinLength, layout: Self.localLayout(cover, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, methods: methods, display: display, loop: loop, start: now, forSleep: sleepLock != nil)
+            auth: auth, methods: methods, server: display, watcher: loop, start: now, forSleep: sleepLock != nil)
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
         // A compositor paints the screen once the obscurer is up, over the cover too.
@@ -456,7 +456,7 @@ package final class Guard {
             return host.handle(.scroll(x: x, y: y, down: event.xbutton.button == UInt32(Button5)), at: now)
         case KeyPress:
             send(.keyPressed)
-            let status = host.keyPressed(&event, at: now)
+            let status = host.keyPressed(KeyPress(&event), at: now)
             // For a prompt whose answer may be shown, the UI gets what was typed.
             if status == nil, let text = host.echo { send(.echo(text)) }
             return status

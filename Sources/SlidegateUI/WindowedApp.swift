@@ -72,7 +72,7 @@ package final class WindowedApp {
         let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
         let host = GateHost(
             options: options, pinLength: pinLength, layout: layout(stage, pinLength: pinLength, rightToLeft: options.rightToLeft),
-            auth: auth, methods: methods, display: display, loop: loop, start: boottimeNow())
+            auth: auth, methods: methods, server: display, watcher: loop, start: boottimeNow())
         let fontMap = FontMap()
         let painter = try SliderPainter(display: display, stage: stage, options: options, fontMap: fontMap, look: look, backdrop: nil)
         return try WindowedApp(
@@ -221,7 +221,7 @@ package final class WindowedApp {
             let down = event.xbutton.button == UInt32(Button5)
             return host.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now)
         case KeyPress:
-            return host.keyPressed(&event, at: now)
+            return host.keyPressed(KeyPress(&event), at: now)
         case KeyRelease:
             return host.keyReleased(at: now)
         case Expose where event.xexpose.window == stage.window && event.xexpose.count == 0:

@@ -100,10 +100,10 @@ package final class AuthSession {
         entry.prompt?.echo == true ? String(decoding: secret.bytes, as: UTF8.self) : nil
     }
 
-    /// Has `loop` watch the current helper's socket (it changes when the helper is
+    /// Has `watcher` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
-    package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        helper.keepWatched(by: loop, handler)
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
+        helper.keepWatched(by: watcher, handler)
     }
 
     /// The password stage opened (or PAM refused and the stage waits for a new prompt):

@@ -36,7 +36,11 @@ package final class EventLoop {
     /// helper's socket closed, another's opened under that number: unwatching by number
     /// would end the other's watch).
     package struct Watch: Equatable, Sendable {
-        fileprivate let id: UInt64
+        package let id: UInt64
+
+        package init(id: UInt64) {
+            self.id = id
+        }
     }
 
     private let display: XDisplay

@@ -1,4 +1,3 @@
-import CX11
 import Glibc
 import SlidegateCore
 
@@ -22,8 +21,8 @@ package final class GateHost {
     /// Called after the password transaction followed the stage: whether the stage is open.
     package var followed: (Bool) -> Void = { _ in }
     private let method: AuthMethods
-    private let display: XDisplay
-    private let loop: EventLoop
+    private let server: HostServer
+    private let watcher: DescriptorWatcher
     private var command: ChildProcess?
     /// Where the wheels' random digits come from: getrandom(2).
     private var random = SystemRandomNumberGenerator()
@@ -39,8 +38,8 @@ package final class GateHost {
     /// length; 0 without), spun to random digits at once. A lock taken `forSleep` (a sleep
     /// lock was handed over) has no grace and holds no match: the sleep ends neither.
     package init(
-        options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, methods: [PassiveMethod] = [], display: XDisplay,
-        loop: EventLoop, start: Double, forSleep: Bool = false
+        options: Options, pinLength: Int, layout: SliderLayout, auth: AuthSession?, methods: [PassiveMethod] = [], server: HostServer,
+        watcher: DescriptorWatcher, start: Double, forSleep: Bool = false
     ) {
         var settings = options.gateSettings
         settings.pinLength = pinLength
@@ -52,10 +51,10 @@ package final class GateHost {
         switchUserCommand = options.switchUserCommand
         self.auth = auth
         self.methods = methods
-        self.display = display
-        self.loop = loop
+        self.server = server
+        self.watcher = watcher
         if let wheels = gate.wheels { _ = gate.handle(.scramble(wheels.freshDigits(at: start, using: &random)), at: start) }
-        if method.usesPassword { _ = gate.handle(.keyboardLayout(KeyboardLayouts.current(display)), at: start) }
+        if method.usesPassword { _ = gate.handle(.keyboardLayout(server.keyboardLayout), at: start) }
     }
 
     /// Ends what the gate started: the unlock command, if it still runs, and the methods
@@ -92,7 +91,7 @@ package final class GateHost {
         for passive in methods {
             let wanted = gate.exitStatus == nil && gate.heldMatch?.method != passive.method
             passive.sync(wanted: wanted, notBefore: gate.methodLimiter.blockedUntil, at: now)
-            passive.keepWatched(by: loop) { [unowned self, unowned passive] () throws(UserError) in read(passive) }
+            passive.keepWatched(by: watcher) { [unowned self, unowned passive] () throws(UserError) in read(passive) }
         }
     }
 
@@ -101,7 +100,7 @@ package final class GateHost {
     private func read(_ passive: PassiveMethod) -> ExitStatus? {
         let now = boottimeNow()
         for input in passive.receive(at: now) {
-            if case .methodVerdict = input { XForceScreenSaver(display.pointer, ScreenSaverReset) }
+            if case .methodVerdict = input { server.wakeScreen() }
             if let status = handle(input, at: now) { return status }
         }
         syncMethods(at: now)
@@ -166,22 +165,19 @@ package final class GateHost {
 
     /// A key press: a wheel's key with `--auth pin`, else a key of the password stage;
     /// then Caps Lock as the server has it now.
-    package func keyPressed(_ event: inout XEvent, at now: Double) -> ExitStatus? {
-        // The key's first keysym: the one the keyboard's first layout prints on it.
-        let keysym = UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0))
-        if let bound = keyCommands.first(where: { $0.keysym == keysym }) {
+    package func keyPressed(_ key: KeyPress, at now: Double) -> ExitStatus? {
+        if let bound = keyCommands.first(where: { $0.keysym == key.keysym }) {
             start(bound.name, bound.command, option: "key-command")
             return nil
         }
-        let controlAlt = UInt32(clamping: ControlMask | Mod1Mask)
-        if switchUserCommand != nil, keysym == 0x73, event.xkey.state & controlAlt == controlAlt {
+        if switchUserCommand != nil, key.keysym == 0x73, key.controlAlt {
             switchUser()
             return nil
         }
         if method.keysTurnWheels {
-            if let key = WheelKey(&event) { return handle(.wheelKey(key), at: now) }
-        } else if method.usesPassword, let key = auth?.take(PasswordKey(&event)) {
-            if let status = handle(.key(key), at: now) { return status }
+            if let wheel = key.wheel { return handle(.wheelKey(wheel), at: now) }
+        } else if method.usesPassword, let entry = auth?.take(key.password) {
+            if let status = handle(.key(entry), at: now) { return status }
         }
         return keyboardChanged(at: now)
     }
@@ -257,17 +253,15 @@ package final class GateHost {
     /// they changed.
     private func keyboardChanged(at now: Double) -> ExitStatus? {
         guard method.usesPassword else { return nil }
-        var state = XkbStateRec()
-        guard XkbGetState(display.pointer, UInt32(XkbUseCoreKbd), &state) == Success else { return nil }
-        let on = UInt32(clamping: state.locked_mods) & UInt32(LockMask) != 0
+        guard let on = server.capsLock else { return nil }
         if on != gate.capsLock, let status = handle(.capsLock(on), at: now) { return status }
-        let layout = KeyboardLayouts.current(display)
+        let layout = server.keyboardLayout
         return layout == gate.keyboardLayout ? nil : handle(.keyboardLayout(layout), at: now)
     }
 
     /// The loop watches the current helper's socket.
     package func watchAuth() {
-        auth?.keepWatched(by: loop) { [unowned self] () throws(UserError) in readAuth() }
+        auth?.keepWatched(by: watcher) { [unowned self] () throws(UserError) in readAuth() }
     }
 
     private func readAuth() -> ExitStatus? {

@@ -83,12 +83,12 @@ package final class HelperSupervisor {
         try channel.descriptor.writeAll(secret.bytes)
     }
 
-    /// Has `loop` watch the current helper's socket (it changes when the helper is
+    /// Has `watcher` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
-    package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
         guard descriptor != watched?.descriptor else { return }
-        if let old = watched { loop.unwatch(old.watch) }
-        watched = descriptor.map { ($0, loop.watch($0, name: "\(name)'s socket", peer: true, handler)) }
+        if let old = watched { watcher.unwatch(old.watch) }
+        watched = descriptor.map { ($0, watcher.watch($0, name: "\(name)'s socket", peer: true, handler)) }
     }
 
     /// Reads what the helper said. A helper that ended, closed its socket or broke the

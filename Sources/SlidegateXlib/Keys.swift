@@ -7,6 +7,11 @@ package struct PasswordKey {
     package var entry: EntryKey
     package var character: Unicode.Scalar?
 
+    package init(entry: EntryKey, character: Unicode.Scalar? = nil) {
+        self.entry = entry
+        self.character = character
+    }
+
     /// The key in `event` in the keyboard's current layout; nil for a key that means
     /// nothing there (Shift, the arrows, a key with Ctrl that is not an editing one).
     package init?(_ event: inout XEvent) {

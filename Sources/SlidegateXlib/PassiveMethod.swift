@@ -104,9 +104,9 @@ package final class PassiveMethod {
         wanted && !running && !waitsForInput ? notBefore : nil
     }
 
-    /// Has `loop` watch the current helper's socket, calling `handler` when it is readable.
-    package func keepWatched(by loop: EventLoop, _ handler: @escaping EventLoop.Handler) {
-        helper.keepWatched(by: loop, handler)
+    /// Has `watcher` watch the current helper's socket, calling `handler` when it is readable.
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
+        helper.keepWatched(by: watcher, handler)
     }
 
     /// Reads what the helper said, as the gate takes it.

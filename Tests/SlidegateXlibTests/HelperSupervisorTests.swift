@@ -14,13 +14,21 @@ import Testing
     func standIn(greeting: [AuthReply] = [hello], _ replies: [AuthReply], then: String = "sleep(5); return 0;") throws
         -> (HelperSupervisor, cleanUp: () -> Void)
     {
+        let (program, cleanUp) = try Self.standInProgram(greeting: greeting, replies, then: then)
+        return (HelperSupervisor(program, name: "the stand-in helper"), cleanUp)
+    }
+
+    /// The stand-in helper's program.
+    static func standInProgram(greeting: [AuthReply] = [hello], _ replies: [AuthReply], then: String = "sleep(5); return 0;") throws
+        -> (Executable, cleanUp: () -> Void)
+    {
         var template = Array("/tmp/slidegate-standin-helper.XXXXXX".utf8CString)
         let directory = String(cString: try #require(mkdtemp(&template)))
         let greetingFrames = directory + "/greeting"
         let frames = directory + "/replies"
         let source = directory + "/helper.c"
         let program = directory + "/helper"
-        #expect(write(file: greetingFrames, greeting.flatMap(\.frame)) && write(file: frames, replies.flatMap(\.frame)))
+        #expect(Self.write(file: greetingFrames, greeting.flatMap(\.frame)) && Self.write(file: frames, replies.flatMap(\.frame)))
         let code = """
             #include <stdio.h>
             #include <unistd.h>
@@ -37,19 +45,18 @@ import Testing
                 \(then)
             }
             """
-        #expect(write(file: source, Array(code.utf8)))
+        #expect(Self.write(file: source, Array(code.utf8)))
         let cc = try Executable("/usr/bin/cc").start(["-O1", "-o", program, source], descriptors: [:])
         let limit = boottimeNow() + 30
         while cc.poll() == nil && boottimeNow() < limit { usleep(10_000) }
         #expect(cc.exit == .exited(0), "cc: \(String(describing: cc.exit))")
-        let supervisor = HelperSupervisor(try Executable(program), name: "the stand-in helper")
-        return (supervisor, { [greetingFrames, frames, source, program, directory] in
+        return (try Executable(program), { [greetingFrames, frames, source, program, directory] in
             for file in [greetingFrames, frames, source, program] { unlink(file) }
             rmdir(directory)
         })
     }
 
-    func write(file path: String, _ bytes: [UInt8]) -> Bool {
+    static func write(file path: String, _ bytes: [UInt8]) -> Bool {
         guard let f = fopen(path, "w") else { return false }
         defer { fclose(f) }
         return fwrite(bytes, 1, bytes.count, f) == bytes.count
