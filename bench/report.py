@@ -3,10 +3,20 @@ with a stable identifier, its unit and every locker's samples; from them come th
 the budgets and goals, and the JSON file `bench/run --json FILE` writes and `bench/compare`
 reads. Display labels may change; identifiers may not (a comparison matches them)."""
 
+import glob
 import json
+import os
 import statistics
+import sys
 
 LOCKERS = ["slidegate", "i3lock", "xsecurelock"]
+# What bench/run measures and judges alike.
+DRAG_RATES = (250, 1000)
+DRAG_REPEATS = 9
+DRAG_JUDGED_REPEATS = 18
+SHIMMER_SLIDERS = [("560x80", "560x80+680+800"), ("1800x240", "1800x240+60+780")]
+# Each run `bench/run --json` writes is kept here as <date>-<commit>.json, once per issue.
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
 def percentile(values, p):
@@ -137,3 +147,144 @@ def write_json(path, figures, machine, checks):
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+def machine_line(m):
+    """A machine record (machine_record's) as the report's first line."""
+    versions = "  ".join(v if v.startswith(name) else f"{name} {v}" for name, v in m["versions"].items())
+    return f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_mib']} MiB, Linux {m['kernel']}; {versions}"
+
+
+def judge(f):
+    """The budgets (each must hold) and goals (reported only), from the figures' medians."""
+    sg = lambda ident: f[ident]["slidegate"]
+    ratio = lambda ident, peer="i3lock": f[ident]["slidegate"] / f[ident][peer]
+    drags = [f"{where}drag.{rate}.cpu" for where in ("", "windowed.") for rate in DRAG_RATES]
+    floor = lambda ident, reference="least drag": f.paired(ident, "slidegate", reference)
+    floors = lambda reference: ", ".join(f"{floor(ident, reference):.2f}x" for ident in drags)
+    cold = lambda prefix: f.paired(prefix + "start.frame.cold", "slidegate", "least split")
+    cold_vs_i3lock = lambda name: ", ".join(
+        f"{f[p + 'start.frame.cold'][name] / f[p + 'start.frame']['i3lock']:.2f}x" for p in ("", "4k."))
+    budgets = [
+        ("time to locked <= 0.5 x i3lock's", sg("start.locked") <= 0.5 * f["start.locked"]["i3lock"]),
+        ("first complete frame <= 60 ms", sg("start.frame") <= 60),
+        ("first complete frame <= i3lock's (1080p, 4K)", ratio("start.frame") <= 1 and ratio("4k.start.frame") <= 1),
+        ("shimmer CPU at 60 fps, client + X server <= 2 %", sg("rest.cpu") <= 2),
+        ("wake-ups while still = 0 per s", sg("rest.wakeups") < 0.05),
+        ("input latency p99 <= 16.7 ms", sg("input.latency.p99") <= 16.7),
+        ("frame rate >= 58 fps", f["sweep.fps"].get("slidegate", 0) >= 58),
+        ("frame jitter <= 4 ms", sg("sweep.jitter") <= 4),
+        ("memory <= 3 x i3lock's", sg("memory.pss") <= 3 * f["memory.pss"]["i3lock"]),
+        ("--fps 240 on a 60 Hz screen shows no more frames than --fps 60 (+10 %; 560x80, 1800x240)",
+         all(sg(f"shimmer.{n}.240.frames") <= 1.1 * sg(f"shimmer.{n}.60.frames") for n, _ in SHIMMER_SLIDERS)),
+        ("4K picture: tree + X pixmaps <= i3lock's", sg("picture.memory.total") <= f["picture.memory.total"]["i3lock"]),
+        ("PIN wheels spinning, client + X server <= 8 %", sg("wheels.spinning.cpu") <= 8),
+        ("wake-ups with the PIN wheels still = 0 per s", sg("wheels.still.wakeups") < 0.05),
+        ("wake-ups with a fingerprint reader waiting = 0 per s", sg("reader.idle.wakeups") < 0.05),
+        ("dragging: the guard wakes once a frame, not once a motion (<= 85 per s at 250 Hz, <= 150 at 1000 Hz)",
+         sg("drag.250.guard.wakeups") <= 85 and sg("drag.1000.guard.wakeups") <= 150),
+        ("dragging: the UI wakes at most once a frame (<= 90 per s at 250 and 1000 Hz)",
+         all(sg(f"drag.{rate}.ui.wakeups") <= 90 for rate in DRAG_RATES)),
+        ("whole again within 100 ms after an unmap, and on top within 100 ms after a raise storm",
+         sg("tamper.unmapped") <= 100 and sg("tamper.raised") <= 100),
+        ("key -> bullet drawn, p99 <= one frame (16.7 ms)", sg("typing.bullet.p99") <= 16.7),
+        ("Return -> lock gone with the password <= i3lock's + 5 ms (pam_unix, the same user)",
+         sg("unlock.pam") <= f["unlock.pam"]["i3lock"] + 5),
+        ("Return -> lock gone with the PIN <= i3lock's with the password + 5 ms", sg("unlock.pin") <= f["unlock.pam"]["i3lock"] + 5),
+        ("finger -> lock gone <= i3lock's Return with the password + 5 ms", sg("unlock.finger") <= f["unlock.pam"]["i3lock"] + 5),
+        ("the drag <= 1.15 x least-drag --slider's (the least drag showing what slidegate's shows), at 250 and 1000 Hz, locked and windowed ("
+         + floors("least slider") + "; against least-drag: " + floors("least drag") + ", --thumb: " + floors("least thumb") + ")",
+         all(floor(ident, "least slider") <= 1.15 for ident in drags)),
+        ("under picom: time to locked and first complete frame <= i3lock's",
+         sg("picom.start.locked") <= f["picom.start.locked"]["i3lock"] and sg("picom.start.frame") <= f["picom.start.frame"]["i3lock"]),
+        ("the first frame with nothing kept yet <= 1.15 x least-split's (1080p, 4K: "
+         + ", ".join(f"{cold(p):.2f}x" for p in ("", "4k.")) + "; against i3lock's first frame: slidegate "
+         + cold_vs_i3lock("slidegate") + ", least-cold " + cold_vs_i3lock("least cold") + ", least-split "
+         + cold_vs_i3lock("least split") + ")",
+         all(cold(p) <= 1.15 for p in ("", "4k."))),
+    ]
+    goals = [
+        ("memory, PSS of the tree <= 2 x i3lock's", ratio("memory.pss") <= 2),
+        ("memory, tree + X pixmaps <= 0.5 x i3lock's (1080p, 4K)", ratio("memory.total") <= 0.5 and ratio("4k.memory.total") <= 0.5),
+        ("shimmer at --fps 60, client + X server <= 0.4 % (560x80), <= 0.7 % (1800x240)",
+         sg("shimmer.560x80.60.cpu") <= 0.4 and sg("shimmer.1800x240.60.cpu") <= 0.7),
+    ]
+    return budgets, goals
+
+
+def print_floors(f):
+    """After the table: the drag and the cold first frame against their floors."""
+    print()
+    print("the drag against the least a drag drawn at 60 fps costs here (bench/least-drag.c, the same streams; % of a core),")
+    print("the least one showing a thumb moving (--thumb), the least one showing what slidegate's shows (--slider: the thumb")
+    print("blended over the track, the label fading), and a pixel drawn 60 times a second with no input read (--blind);")
+    print(f"slidegate's ratios are the medians of each round's (measure_drags; {DRAG_JUDGED_REPEATS} rounds against --slider,"
+          f" {DRAG_REPEATS} against the others):")
+    for where in ("", "windowed."):
+        for rate in DRAG_RATES:
+            ident = f"{where}drag.{rate}.cpu"
+            drag = f[ident]
+            mine, least, thumb, slider = drag["slidegate"], drag["least drag"], drag["least thumb"], drag["least slider"]
+            peers = "" if where else (f", --blind {drag['blind']:.2f}, i3lock {drag['i3lock']:.2f}"
+                                       f" (least-drag {least / drag['i3lock']:.2f}x i3lock's)")
+            print(f"  {where.rstrip('.') or 'locked'} {rate} Hz: slidegate {mine:.2f}, least-drag {least:.2f}, --thumb {thumb:.2f},"
+                  f" --slider {slider:.2f}{peers}; slidegate {f.paired(ident, 'slidegate', 'least drag'):.2f}x least-drag,"
+                  f" {f.paired(ident, 'slidegate', 'least thumb'):.2f}x --thumb, {f.paired(ident, 'slidegate', 'least slider'):.2f}x --slider")
+    print()
+    print("the first frame with nothing kept against the least a lock whose first frame shows a label costs to start, in")
+    print("one process (bench/least-cold.c) and split as slidegate's (least-split.c: a static Xlib locker starting least-cold")
+    print("to draw), in rounds with slidegate's, and i3lock's first frame (ms); slidegate's ratios are the medians of")
+    print("each round's (measure_cold):")
+    for where in ("", "4k."):
+        ident = f"{where}start.frame.cold"
+        cold, frame = f[ident], f[f"{where}start.frame"]
+        print(f"  {where.rstrip('.') or '1080p'}: slidegate {cold['slidegate']:.1f}, least-cold {cold['least cold']:.1f},"
+              f" least-split {cold['least split']:.1f}, i3lock {frame['i3lock']:.1f};"
+              f" slidegate {f.paired(ident, 'slidegate', 'least cold'):.2f}x least-cold,"
+              f" {f.paired(ident, 'slidegate', 'least split'):.2f}x least-split")
+
+
+def report_again(path):
+    """The report of a run written with --json: its machine, its figures as measured, and
+    the verdicts of the budgets and goals as they are now; the exit status (2: FILE is no
+    such run)."""
+    try:
+        run = load(path)
+        line = machine_line(run["machine"])
+        figures = Figures.from_records(run["figures"])
+    except OSError as error:
+        print(f"bench: --report {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, TypeError, AttributeError):
+        print(f"bench: --report {path}: not a run written by bench/run --json", file=sys.stderr)
+        return 2
+    print(line)
+    return print_report(figures, judge(figures), lambda: print_floors(figures))
+
+
+def results_path(date, commit):
+    """Where a run of `commit` on `date` (YYYY-MM-DD) is kept."""
+    return os.path.join(RESULTS, f"{date}-{commit}.json")
+
+
+def latest():
+    """The newest run kept in bench/results (the names sort by date), or None."""
+    runs = sorted(glob.glob(os.path.join(RESULTS, "*.json")))
+    return runs[-1] if runs else None
+
+
+def main():
+    """report.py [FILE]: the report of a kept run (default: the newest in bench/results), as
+    docs/PERFORMANCE.md shows it. Needs nothing but Python."""
+    if len(sys.argv) > 2:
+        print("usage: bench/report.py [FILE]", file=sys.stderr)
+        return 2
+    path = sys.argv[1] if len(sys.argv) == 2 else latest()
+    if path is None:
+        print("bench/report.py: no run kept in bench/results", file=sys.stderr)
+        return 2
+    return report_again(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
