@@ -10,10 +10,7 @@ let lean: [SwiftSetting] = [
     ])
 ]
 
-// Each program's code is linked (with lld) in the order of linker/*.order: what a resting
-// lock runs first, together, then what a drag adds (scripts/hot-functions.py writes the
-// lists). The kernel maps code in 64 KiB windows around each page touched, so a resting lock
-// whose functions lie scattered keeps a window mapped per function; together, a few.
+// How the programs are linked, and why: docs/PERFORMANCE.md, "How the programs are linked".
 let packageDirectory = String(#filePath.dropLast("Package.swift".count))
 
 func codeOrder(_ list: String) -> LinkerSetting {
@@ -22,28 +19,11 @@ func codeOrder(_ list: String) -> LinkerSetting {
     ])
 }
 
-// slidegate-ui takes the C++ runtime (which the static Swift runtime needs) from its archive:
-// linker/static-c++ holds a libstdc++.so that is a linker script naming libstdc++.a, found
-// before the shared one. A lock's UI then maps and relocates one large library fewer as it
-// starts (about 0.9 ms of its start-up here). The unwinder that runtime brings comes from
-// libgcc's archive too (-static-libgcc), so libgcc_s is not mapped either (0.1 ms).
+// The UI's C++ runtime and unwinder from their archives (linker/static-c++).
 let staticCxx = LinkerSetting.unsafeFlags(["-L\(packageDirectory)linker/static-c++", "-Xclang-linker", "-static-libgcc"])
 
-// How the dynamic programs (slidegate-ui, slidegate-auth) are linked to start with less work:
-// - RandR, Xinerama and the screen saver extension (SlidegateXlib's, so both programs'), and
-//   the `archives` a program adds (the UI: Present and Xlib's XCB connection), come from
-//   their archives (-l:lib….a, in the same -dev packages), with libXrender, which libXrandr's
-//   archive calls and cairo loads anyway: five small shared libraries fewer for a lock's UI
-//   to map and relocate as it starts. No C module links them; the guard links them as it
-//   links all, static.
-// - --no-export-dynamic undoes the -export-dynamic of the Swift driver's static-stdlib
-//   arguments, which is for plug-ins: none of these programs loads one, and the UI exported
-//   3,200 symbols for the dynamic loader's tables.
-// - -z pack-relative-relocs: the UI's 17,000 relative relocations take 3 KiB (DT_RELR, glibc
-//   2.36) instead of 410 KiB for the dynamic loader to read at each start.
-// Together: `slidegate-ui --version` faults in 489 pages instead of 541 here, and takes about
-// 1 ms less CPU (medians of 40 runs). Linked with lld, as the UI's code order is (gold knows
-// no pack-relative-relocs).
+// The dynamic programs (slidegate-ui, slidegate-auth): small X libraries from their archives,
+// no exported symbols, packed relative relocations.
 func dynamicProgram(archives: [String] = []) -> LinkerSetting {
     .unsafeFlags(
         ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]

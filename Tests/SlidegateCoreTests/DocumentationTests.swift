@@ -210,4 +210,20 @@ import Testing
         }
         #expect(counted > 5, "the files of \(directory)")
     }
+
+    /// docs/PERFORMANCE.md's latest run is what bench/report.py prints of the newest run kept
+    /// in bench/results: a run's figures are data, and the table is made from them.
+    @Test func thePerformanceTableIsTheNewestKeptRun() throws {
+        let document = try #require(Self.read("docs/PERFORMANCE.md"))
+        let heading = try #require(document.firstRange(of: "## The latest run\n\n```\n"))
+        let rest = document[heading.upperBound...]
+        let block = String(rest[..<(rest.firstRange(of: "```\n")?.lowerBound ?? rest.endIndex)])
+        let report = try #require(popen("cd '\(Self.root)' && python3 bench/report.py 2>&1", "r"))
+        var printed: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let n = fread(&buffer, 1, buffer.count, report), n > 0 { printed += buffer[..<n] }
+        let status = pclose(report)
+        #expect(status >= 0 && (status >> 8) & 0xff <= 1, "bench/report.py: \(String(decoding: printed, as: UTF8.self))")
+        #expect(block == String(decoding: printed, as: UTF8.self), "docs/PERFORMANCE.md's latest run: python3 bench/report.py")
+    }
 }
