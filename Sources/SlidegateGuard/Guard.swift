@@ -418,42 +418,10 @@ package final class Guard {
         }
         let now = boottimeNow()
         let origin = cover.slider
+        if let pointer = PointerInput(&event, origin: (origin.x, origin.y), root: true) {
+            return handle(pointer, at: now)
+        }
         switch event.type {
-        case let type where grabs.mouseKeysOn && [MotionNotify, ButtonPress, ButtonRelease].contains(type):
-            // Until the server confirms MouseKeys off, the pointer may be the keypad.
-            return nil
-        case MotionNotify where event.xmotion.is_hint != 0 || pacer.hints:
-            // Where it went is asked at the next frame interval (also after an event sent
-            // before the grab turned to hints: only the question lets the next hint come).
-            pacer.hinted()
-        case MotionNotify:
-            // The newest goes to the gate at the next frame interval.
-            pacer.moved(x: Double(event.xmotion.x_root) - origin.x, y: Double(event.xmotion.y_root) - origin.y, at: now)
-        case ButtonPress where event.xbutton.button == UInt32(Button1)
-            && cover.banner.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root))
-            && gate.banners.visible(at: now) != nil:
-            // A click on the banner dismisses it.
-            return host.handle(.bannerClicked, at: now)
-        case ButtonPress where event.xbutton.button == UInt32(Button1) && cover.switchUserWindow != 0
-            && cover.switchUser.contains(x: Double(event.xbutton.x_root), y: Double(event.xbutton.y_root)) && !gate.isDragging:
-            // The switch-user button: its command runs; the lock stays.
-            host.switchUser()
-        case ButtonPress where event.xbutton.button == UInt32(Button1):
-            let x = Double(event.xbutton.x_root) - origin.x
-            let y = Double(event.xbutton.y_root) - origin.y
-            if let status = flushMotion(buttonAt: (x, y)) { return status }
-            return host.handle(.press(x: x, y: y), at: now)
-        case ButtonRelease where event.xbutton.button == UInt32(Button1):
-            let x = Double(event.xbutton.x_root) - origin.x
-            let y = Double(event.xbutton.y_root) - origin.y
-            if let status = flushMotion(buttonAt: (x, y)) { return status }
-            pacer.released()
-            grabs.motionHints = pacer.hints
-            return host.handle(.release, at: now)
-        case ButtonPress where pinLength > 0 && (event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5)):
-            let x = Double(event.xbutton.x_root) - origin.x
-            let y = Double(event.xbutton.y_root) - origin.y
-            return host.handle(.scroll(x: x, y: y, down: event.xbutton.button == UInt32(Button5)), at: now)
         case KeyPress:
             send(.keyPressed)
             let status = host.keyPressed(KeyPress(&event), at: now)
@@ -475,6 +443,43 @@ package final class Guard {
             exposeSoon(from: boottimeNow())
         default:
             if event.type == display.randrEventBase + RRScreenChangeNotify { relayout() }
+        }
+        return nil
+    }
+
+    /// The pointer's input, in the slider's coordinates: a click on the banner or the
+    /// switch-user button, else the gate's; motion goes to the gate at the next frame
+    /// interval.
+    private func handle(_ pointer: PointerInput, at now: Double) -> ExitStatus? {
+        // Until the server confirms MouseKeys off, the pointer may be the keypad.
+        guard !grabs.mouseKeysOn else { return nil }
+        let origin = cover.slider
+        switch pointer {
+        case .motion(_, _, let hinted) where hinted || pacer.hints:
+            // Where it went is asked at the next frame interval (also after an event sent
+            // before the grab turned to hints: only the question lets the next hint come).
+            pacer.hinted()
+        case .motion(let x, let y, _):
+            pacer.moved(x: x, y: y, at: now)
+        case .press(let x, let y) where cover.banner.contains(x: x + origin.x, y: y + origin.y) && gate.banners.visible(at: now) != nil:
+            // A click on the banner dismisses it.
+            return host.handle(.bannerClicked, at: now)
+        case .press(let x, let y)
+        where cover.switchUserWindow != 0 && cover.switchUser.contains(x: x + origin.x, y: y + origin.y) && !gate.isDragging:
+            // The switch-user button: its command runs; the lock stays.
+            host.switchUser()
+        case .press(let x, let y):
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
+            return host.handle(.press(x: x, y: y), at: now)
+        case .release(let x, let y):
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
+            pacer.released()
+            grabs.motionHints = pacer.hints
+            return host.handle(.release, at: now)
+        case .scroll(let x, let y, let down) where pinLength > 0:
+            return host.handle(.scroll(x: x, y: y, down: down), at: now)
+        case .scroll:
+            break
         }
         return nil
     }

@@ -194,32 +194,10 @@ package final class WindowedApp {
             return nil
         }
         if [ButtonPress, ButtonRelease].contains(event.type) { painter.changed = true }
+        if let pointer = PointerInput(&event, origin: (0, 0), root: false) {
+            return handle(pointer, at: now)
+        }
         switch event.type {
-        case ButtonPress where event.xbutton.button == UInt32(Button1):
-            blanking.inputArrived()
-            let place = (x: Double(event.xbutton.x), y: Double(event.xbutton.y))
-            if let status = flushMotion(buttonAt: place) { return status }
-            buttonHeld = true
-            return host.handle(.press(x: place.x, y: place.y), at: now)
-        case ButtonRelease where event.xbutton.button == UInt32(Button1):
-            if let status = flushMotion(buttonAt: (Double(event.xbutton.x), Double(event.xbutton.y))) { return status }
-            buttonHeld = false
-            pacer.released()
-            hinting = false
-            return host.handle(.release, at: now)
-        case MotionNotify where event.xmotion.is_hint != 0 || hinting:
-            // Where it went is asked at the next frame interval.
-            blanking.inputArrived()
-            pacer.hinted()
-            return nil
-        case MotionNotify:
-            // The newest goes to the gate at the next frame interval.
-            blanking.inputArrived()
-            pacer.moved(x: Double(event.xmotion.x), y: Double(event.xmotion.y), at: now)
-            return nil
-        case ButtonPress where event.xbutton.button == UInt32(Button4) || event.xbutton.button == UInt32(Button5):
-            let down = event.xbutton.button == UInt32(Button5)
-            return host.handle(.scroll(x: Double(event.xbutton.x), y: Double(event.xbutton.y), down: down), at: now)
         case KeyPress:
             return host.keyPressed(KeyPress(&event), at: now)
         case KeyRelease:
@@ -238,6 +216,35 @@ package final class WindowedApp {
                 return nil
             }
         }
+    }
+
+    /// The pointer's input, in the window's coordinates (the slider fills the window):
+    /// presses, releases and the wheel go to the gate now, motion at the next frame interval.
+    private func handle(_ pointer: PointerInput, at now: Double) -> ExitStatus? {
+        switch pointer {
+        case .press(let x, let y):
+            blanking.inputArrived()
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
+            buttonHeld = true
+            return host.handle(.press(x: x, y: y), at: now)
+        case .release(let x, let y):
+            if let status = flushMotion(buttonAt: (x, y)) { return status }
+            buttonHeld = false
+            pacer.released()
+            hinting = false
+            return host.handle(.release, at: now)
+        case .motion(_, _, let hinted) where hinted || hinting:
+            // Where it went is asked at the next frame interval.
+            blanking.inputArrived()
+            pacer.hinted()
+        case .motion(let x, let y, _):
+            // The newest goes to the gate at the next frame interval.
+            blanking.inputArrived()
+            pacer.moved(x: x, y: y, at: now)
+        case .scroll(let x, let y, let down):
+            return host.handle(.scroll(x: x, y: y, down: down), at: now)
+        }
+        return nil
     }
 
     /// The window changed size: the gate and the painter lay out anew.
