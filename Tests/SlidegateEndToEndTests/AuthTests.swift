@@ -132,16 +132,20 @@ import Testing
         #expect(gate.standardError.contains("4 failed attempts"), "\(gate.standardError)")
     }
 
+    /// Loads `layouts` (setxkbmap's comma list) into the keyboard.
+    func setLayouts(_ layouts: String) throws {
+        let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
+        #expect(set.wait(timeout: 10) == 0, "setxkbmap: \(set.standardError)")
+    }
+
+    /// Left of the thumb at the track's end: the pixels where the layout's badge (its box
+    /// and name) is, and how many of them are bright.
+    func badge() -> [UInt32]? { client.pixels(x: 520, y: 112, width: 96, height: 56) }
+    func badgeInk() -> Int { client.brightness(x: 520, y: 112, width: 96, height: 56).filter { $0 > 90 }.count }
+
     /// The keyboard layout's name beside the field, with two layouts loaded by setxkbmap
     /// (the test's connection keeps Xvfb from resetting them away).
     @Test func theLayoutShowsBesideTheFieldAndFollowsTheKeyboard() throws {
-        func setLayouts(_ layouts: String) throws {
-            let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
-            #expect(set.wait(timeout: 10) == 0, "setxkbmap: \(set.standardError)")
-        }
-        // Left of the thumb at the track's end: bright pixels where the badge's box and name are.
-        func badge() -> [UInt32]? { client.pixels(x: 520, y: 112, width: 96, height: 56) }
-        func badgeInk() -> Int { client.brightness(x: 520, y: 112, width: 96, height: 56).filter { $0 > 90 }.count }
         try setLayouts("us,de")
         let gate = try lockWithPam()
         type("x", enter: false)
@@ -166,12 +170,6 @@ import Testing
     /// in the rules' names: the same guard holds the lock, and afterwards the password
     /// opens it.
     @Test func keyboardLayoutStormsChangeNothingButTheLayoutShown() throws {
-        func setLayouts(_ layouts: String) throws {
-            let set = try Child("/usr/bin/setxkbmap", ["-display", screen.name, "-layout", layouts])
-            #expect(set.wait(timeout: 10) == 0, "setxkbmap: \(set.standardError)")
-        }
-        func badge() -> [UInt32]? { client.pixels(x: 520, y: 112, width: 96, height: 56) }
-        func badgeInk() -> Int { client.brightness(x: 520, y: 112, width: 96, height: 56).filter { $0 > 90 }.count }
         try setLayouts("us,de")
         defer { try? setLayouts("us") }
         let gate = try lockWithPam()

@@ -50,34 +50,14 @@ import Testing
     /// Ctrl+Alt+T — grabbed on the root by another client, as a desktop grabs them, reach it
     /// before the lock (so the test can fail) and not while locked.
     @Test func theKeysDesktopsBindReachNoOneWhileLocked() throws {
-        let desktop = try Client(screen)
-        let combos: [(modifiers: [Int32], key: Int32)] = [
-            ([0xffe1], 0xffc7), ([], 0xff67), ([], 0xffeb), ([0xffe9], 0xffc1), ([0xffe3, 0xffe9], 0x74),
-        ]
-        for combo in combos {
-            let code = Int32(XKeysymToKeycode(desktop.display, KeySym(combo.key)))
-            XGrabKey(desktop.display, code, UInt32(AnyModifier), desktop.root, 1, GrabModeAsync, GrabModeAsync)
-        }
-        XSync(desktop.display, 0)
-        func press(_ combo: (modifiers: [Int32], key: Int32)) {
-            combo.modifiers.forEach(client.keyDown)
-            client.key(combo.key)
-            combo.modifiers.reversed().forEach(client.keyUp)
-        }
-        func heard() -> Int {
-            XSync(desktop.display, 0)
-            var count = 0
-            var event = XEvent()
-            while XCheckTypedEvent(desktop.display, KeyPress, &event) != 0 { count += 1 }
-            return count
-        }
-        combos.forEach(press)
-        #expect(eventually { heard() > 0 }, "before the lock the desktop hears its keys")
+        let desktop = try Desktop(screen)
+        desktop.pressAll(with: client)
+        #expect(eventually { desktop.heard() > 0 }, "before the lock the desktop hears its keys")
         let gate = try lock()
-        _ = heard()
-        combos.forEach(press)
+        _ = desktop.heard()
+        desktop.pressAll(with: client)
         barrier(client, { thumbShown(at: $0) })
-        #expect(heard() == 0, "no bound key reached the desktop while locked")
+        #expect(desktop.heard() == 0, "no bound key reached the desktop while locked")
         #expect(gate.isRunning && covered())
         gate.signal(SIGTERM)
         #expect(gate.wait() == 143)
@@ -88,44 +68,25 @@ import Testing
     /// round is up, so no binding of the desktop holds it), no bound key reaches the desktop,
     /// not even before anything shows.
     @Test func theKeysDesktopsBindReachNoOneWhileLocking() throws {
-        let desktop = try Client(screen)
-        let combos: [(modifiers: [Int32], key: Int32)] = [
-            ([0xffe1], 0xffc7), ([], 0xff67), ([], 0xffeb), ([0xffe9], 0xffc1), ([0xffe3, 0xffe9], 0x74),
-        ]
-        for combo in combos {
-            let code = Int32(XKeysymToKeycode(desktop.display, KeySym(combo.key)))
-            XGrabKey(desktop.display, code, UInt32(AnyModifier), desktop.root, 1, GrabModeAsync, GrabModeAsync)
-        }
-        XSync(desktop.display, 0)
-        func heard() -> Int {
-            XSync(desktop.display, 0)
-            var count = 0
-            var event = XEvent()
-            while XCheckTypedEvent(desktop.display, KeyPress, &event) != 0 { count += 1 }
-            return count
-        }
+        let desktop = try Desktop(screen)
         let gate = try screen.slidegate(LockModeTests.arguments)
         let started = now()
         var grabbedAfter: Int?
         var before = 0
         var leaked = 0
         while !(covered() && thumbShown(at: 0)) && now() - started < 5 {
-            for combo in combos {
-                combo.modifiers.forEach(client.keyDown)
-                client.key(combo.key)
-                combo.modifiers.reversed().forEach(client.keyUp)
-            }
+            desktop.pressAll(with: client)
             if grabbedAfter == nil {
-                before += heard()
+                before += desktop.heard()
                 if !client.canGrabKeyboard() { grabbedAfter = before }
             } else {
-                leaked += heard()
+                leaked += desktop.heard()
             }
         }
         #expect(covered() && thumbShown(at: 0), "locked: \(gate.standardError)")
         #expect(grabbedAfter != nil, "the guard took the keyboard while the keys were pressed")
         #expect(before > 0, "keys reached the desktop before the lock")
-        #expect(leaked + heard() == 0, "no bound key reached the desktop once the guard had the keyboard")
+        #expect(leaked + desktop.heard() == 0, "no bound key reached the desktop once the guard had the keyboard")
         gate.signal(SIGTERM)
         #expect(gate.wait() == 143)
     }
@@ -437,5 +398,41 @@ extension Client {
         injector.button(true)
         var event = XEvent()
         _ = eventually { XCheckWindowEvent(display, window, ButtonPressMask, &event) != 0 }
+    }
+}
+
+/// Another client that binds the keys desktops bind — Shift+F10, Menu, Super, Alt+F4,
+/// Ctrl+Alt+T — on the root, as a desktop grabs them, and counts the presses it hears.
+final class Desktop {
+    let client: Client
+    static let combos: [(modifiers: [Int32], key: Int32)] = [
+        ([0xffe1], 0xffc7), ([], 0xff67), ([], 0xffeb), ([0xffe9], 0xffc1), ([0xffe3, 0xffe9], 0x74),
+    ]
+
+    init(_ screen: VirtualScreen) throws {
+        client = try Client(screen)
+        for combo in Self.combos {
+            let code = Int32(XKeysymToKeycode(client.display, KeySym(combo.key)))
+            XGrabKey(client.display, code, UInt32(AnyModifier), client.root, 1, GrabModeAsync, GrabModeAsync)
+        }
+        XSync(client.display, 0)
+    }
+
+    /// Each bound combination, pressed and let go by `person`.
+    func pressAll(with person: Client) {
+        for combo in Self.combos {
+            combo.modifiers.forEach(person.keyDown)
+            person.key(combo.key)
+            combo.modifiers.reversed().forEach(person.keyUp)
+        }
+    }
+
+    /// The key presses heard since the last call.
+    func heard() -> Int {
+        XSync(client.display, 0)
+        var count = 0
+        var event = XEvent()
+        while XCheckTypedEvent(client.display, KeyPress, &event) != 0 { count += 1 }
+        return count
     }
 }

@@ -114,18 +114,24 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
 
+    /// The reader is left alone for `quietFor` seconds and no attempt starts; the person's
+    /// next input starts one, and a match with the slide then opens the lock.
+    func waitsForThePersonThenOpens(_ gate: Child, quietFor seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        sleep(seconds: seconds)
+        #expect(!reader.isWaiting, "no new attempt without the person", sourceLocation: sourceLocation)
+        client.move(300, 300)
+        #expect(eventually { reader.isWaiting }, "the next input starts it again", sourceLocation: sourceLocation)
+        reader.answer("match")
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)", sourceLocation: sourceLocation)
+    }
+
     @Test func aReaderThatTimesOutWaitsForThePersonBeforeTryingAgain() throws {
         let gate = try lockWith("fingerprint")
         #expect(eventually { reader.isWaiting })
         reader.answer("timeout")
         #expect(eventually { gate.standardError.contains("--auth fingerprint: PAM refused") }, "\(gate.standardError)")
-        sleep(seconds: 1.5)
-        #expect(!reader.isWaiting, "no new attempt without the person")
-        client.move(300, 300)
-        #expect(eventually { reader.isWaiting }, "the next input starts it again")
-        reader.answer("match")
-        client.drag(from: (140, 140), to: (1000, 140))
-        #expect(gate.wait() == 0, "\(gate.standardError)")
+        waitsForThePersonThenOpens(gate, quietFor: 1.5)
     }
 
     /// The password and a finger granted together (the Return and the match sent at once):
@@ -153,13 +159,7 @@ import Testing
             #expect(eventually { !reader.isWaiting }, "taken")
         }
         #expect(eventually { gate.standardError.contains("refused within 2.0 s 3 times running") }, "\(gate.standardError)")
-        sleep(seconds: 2.5)
-        #expect(!reader.isWaiting, "no new attempt without the person")
-        client.move(300, 300)
-        #expect(eventually { reader.isWaiting }, "the next input starts it again")
-        reader.answer("match")
-        client.drag(from: (140, 140), to: (1000, 140))
-        #expect(gate.wait() == 0, "\(gate.standardError)")
+        waitsForThePersonThenOpens(gate, quietFor: 2.5)
     }
 
     @Test func inTheGraceTheSlideAloneOpens() throws {
