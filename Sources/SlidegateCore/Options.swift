@@ -18,6 +18,12 @@ package struct Options: Equatable, Sendable {
     package var textGiven = false
     /// The words slidegate shows by itself: English, or translated once parsed.
     package var strings = Strings()
+
+    /// Speaks `words`: the label too, unless `--text` was given.
+    package mutating func speak(_ words: Strings) {
+        strings = words
+        if !textGiven { text = words[.label] }
+    }
     package var unlockCommand: String?
     package var timeout: Double?
     package var mode = Mode.lock(slider: nil)

@@ -25,8 +25,7 @@ package struct UISettings: Equatable, Sendable {
     /// resolved; nil when a look is not one the option table takes (the reader refuses those).
     package var options: Options? {
         guard var options = Options(looks: looks) else { return nil }
-        options.strings = strings
-        if !options.textGiven { options.text = strings[.label] }
+        options.speak(strings)
         options.fps = fps
         options.scale = scale
         return options

@@ -55,11 +55,17 @@ package struct KeyPress {
         self.wheel = wheel
     }
 
+    /// The key in `event`, looked up once in the keyboard's current layout.
     package init(_ event: inout XEvent) {
+        var typed: KeySym = 0
+        var bytes = [CChar](repeating: 0, count: 8)
+        _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &typed, nil)
+        let layoutKeysym = UInt32(truncatingIfNeeded: typed)
+        let state = event.xkey.state
         let controlAltMask = UInt32(clamping: ControlMask | Mod1Mask)
         self.init(
-            keysym: UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0)), controlAlt: event.xkey.state & controlAltMask == controlAltMask,
-            password: PasswordKey(&event), wheel: WheelKey(&event))
+            keysym: UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0)), controlAlt: state & controlAltMask == controlAltMask,
+            password: PasswordKey(keysym: layoutKeysym, control: state & UInt32(ControlMask) != 0), wheel: WheelKey(keysym: layoutKeysym))
     }
 }
 

@@ -12,20 +12,16 @@ package struct PasswordKey {
         self.character = character
     }
 
-    /// The key in `event` in the keyboard's current layout; nil for a key that means
-    /// nothing there (Shift, the arrows, a key with Ctrl that is not an editing one).
-    package init?(_ event: inout XEvent) {
-        var keysym: KeySym = 0
-        var bytes = [CChar](repeating: 0, count: 8)
-        _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &keysym, nil)
-        let control = event.xkey.state & UInt32(ControlMask) != 0
+    /// The key whose keysym in the keyboard's current layout is `keysym`; nil for a key
+    /// that means nothing there (Shift, the arrows, a key with Ctrl that is not an editing one).
+    package init?(keysym: UInt32, control: Bool) {
         switch Int32(truncatingIfNeeded: keysym) {
         case XK_Return, XK_KP_Enter: entry = .enter
         case XK_Escape: entry = .escape
         case XK_BackSpace: entry = control ? .clear : .backspace
         case XK_u where control, XK_U where control: entry = .clear
         default:
-            guard !control, let scalar = Keysym.character(UInt32(truncatingIfNeeded: keysym)) else { return nil }
+            guard !control, let scalar = Keysym.character(keysym) else { return nil }
             entry = .character
             character = scalar
         }
@@ -33,12 +29,10 @@ package struct PasswordKey {
 }
 
 extension WheelKey {
-    /// The key in `event` as the PIN wheels take it (`--auth pin`): digits on the main
-    /// row or the keypad, the arrows, Enter; nil for any other key.
-    package init?(_ event: inout XEvent) {
-        var keysym: KeySym = 0
-        var bytes = [CChar](repeating: 0, count: 8)
-        _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &keysym, nil)
+    /// The key whose keysym in the keyboard's current layout is `keysym`, as the PIN wheels
+    /// take it (`--auth pin`): digits on the main row or the keypad, the arrows, Enter; nil
+    /// for any other key.
+    package init?(keysym: UInt32) {
         switch Int32(truncatingIfNeeded: keysym) {
         case XK_0...XK_9: self = .digit(Int(clamping: keysym) - Int(XK_0))
         case XK_KP_0...XK_KP_9: self = .digit(Int(clamping: keysym) - Int(XK_KP_0))

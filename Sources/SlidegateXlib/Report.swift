@@ -57,8 +57,7 @@ extension Options {
     package func prepared() throws(UserError) -> Options {
         var options = self
         options.idleLimit = testIdleLimit() ?? options.idleLimit
-        options.strings = Translation.strings()
-        if !options.textGiven { options.text = options.strings[.label] }
+        options.speak(Translation.strings())
         if options.auth.usesPin { options.pinFile = try PinFile.path(given: options.pinFile) }
         return options
     }

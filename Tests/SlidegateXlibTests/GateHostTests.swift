@@ -59,8 +59,11 @@ import Testing
             start: boottimeNow())
     }
 
+    /// slidegate-auth, built beside the test bundle.
     static var helperPath: String {
-        let test = String(cString: realpath("/proc/self/exe", nil))
+        guard let resolved = realpath("/proc/self/exe", nil) else { return "slidegate-auth" }
+        defer { free(resolved) }
+        let test = String(cString: resolved)
         return String(test[..<(test.lastIndex(of: "/") ?? test.endIndex)]) + "/slidegate-auth"
     }
 

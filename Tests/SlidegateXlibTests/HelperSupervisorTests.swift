@@ -79,9 +79,7 @@ import Testing
     /// The real helper greets, and its socket is there to watch; killed, it is gone, and
     /// how it ended is said.
     @Test func theRealHelperGreetsAndAKilledOneIsGoneWithHowItEnded() throws {
-        let path = String(cString: try #require(realpath("/proc/self/exe", nil)))
-        let helperPath = String(path.prefix { _ in true }.split(separator: "/").dropLast().joined(separator: "/"))
-        let supervisor = HelperSupervisor(try Executable("/" + helperPath + "/slidegate-auth"), name: "the authentication helper")
+        let supervisor = HelperSupervisor(try Executable(GateHostTests.helperPath), name: "the authentication helper")
         try supervisor.start()
         #expect(supervisor.isRunning && supervisor.descriptor != nil)
         let pid = try #require(supervisor.processID)
