@@ -424,6 +424,7 @@ package final class Guard {
         switch event.type {
         case KeyPress:
             send(.keyPressed)
+            grabs.reloadKeymap()
             let status = host.keyPressed(KeyPress(&event), at: now)
             // For a prompt whose answer may be shown, the UI gets what was typed.
             if status == nil, let text = host.echo { send(.echo(text)) }

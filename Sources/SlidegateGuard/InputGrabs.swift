@@ -26,6 +26,8 @@ final class InputGrabs {
     /// XKB said the keyboard changed (its group or locked modifiers, its map or names: a
     /// layout switched or loaded by another client) since `takeKeyboardChange`.
     private var keyboardChange = false
+    /// XKB said the keyboard changed since the keymap was last loaded whole.
+    private var keymapChanged = false
     private(set) var keyboardHeld = false
     private(set) var pointerHeld = false
     /// When a lost grab was last reported, to say it once a second.
@@ -117,12 +119,14 @@ final class InputGrabs {
         }
     }
 
-    /// Loads the whole keymap again, in one reply. While layouts are loaded one after
-    /// another, Xlib patches its copy from each change it hears of and can end up with
-    /// parts of two maps; the guard calls this once the changes have settled, so that the
-    /// keys typed next are read with the map the server has.
+    /// Loads the whole keymap again, in one reply, if XKB said the keyboard changed since it
+    /// was last loaded. While layouts are loaded one after another, Xlib patches its copy
+    /// from each change it hears of and can end up with parts of two maps; the guard calls
+    /// this before it reads a key and once the changes have settled, so that keys are read
+    /// with the map the server has.
     func reloadKeymap() {
-        guard let xkbEventType else { return }
+        guard let xkbEventType, keymapChanged else { return }
+        keymapChanged = false
         var event = XEvent()
         withUnsafeMutablePointer(to: &event) {
             $0.withMemoryRebound(to: XkbMapNotifyEvent.self, capacity: 1) { notify in
@@ -298,6 +302,8 @@ final class InputGrabs {
                 if mouseKeysOn { XkbChangeEnabledControls(dpy, UInt32(XkbUseCoreKbd), UInt32(XkbMouseKeysMask), 0) }
             } else {
                 keyboardChange = true
+                // A group or a lock switched changes no key's symbols.
+                if controls.xkb_type != XkbStateNotify { keymapChanged = true }
             }
             return true
         }
