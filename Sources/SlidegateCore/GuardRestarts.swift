@@ -5,6 +5,8 @@ package enum GuardReport: Equatable, Sendable {
     case grabbing
     /// The screen is covered and grabbed.
     case locked
+    /// The slider's first frame is on the screen (or the screen is blank and shows none).
+    case shown
     /// The guard gave back its start-up pages.
     case shed
     /// The lock ends as asked (unlocked, timed out, ended by a signal), with this status,
@@ -19,6 +21,7 @@ package enum GuardReport: Equatable, Sendable {
         switch self {
         case .grabbing: "G\n"
         case .locked: "L\n"
+        case .shown: "F\n"
         case .shed: "S\n"
         case .ending(let code): "E\(code)\n"
         }
@@ -31,6 +34,7 @@ package enum GuardReport: Equatable, Sendable {
         switch first {
         case UInt8(ascii: "G") where rest.isEmpty: self = .grabbing
         case UInt8(ascii: "L") where rest.isEmpty: self = .locked
+        case UInt8(ascii: "F") where rest.isEmpty: self = .shown
         case UInt8(ascii: "S") where rest.isEmpty: self = .shed
         case UInt8(ascii: "E"):
             guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
@@ -110,7 +114,7 @@ package struct GuardRestarts: Equatable, Sendable {
 
     package mutating func heard(_ report: GuardReport) {
         switch report {
-        case .grabbing, .shed: break
+        case .grabbing, .shown, .shed: break
         case .locked: locked = true
         case .ending(let code): ending = code
         }

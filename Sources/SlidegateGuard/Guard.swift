@@ -42,6 +42,8 @@ package final class Guard {
     /// dbus-send would start beside the UI and slow its first frame on a small machine.
     let lockedHint = LockedHint()
     var lockedHintSaid = false
+    /// The supervisor heard that the first frame shows (`GuardReport.shown`).
+    var shownSaid = false
     /// Until when a UI's first frame settles (`UISupervision.settleAfterFirstFrame`):
     /// then start-up's pages go and the LockedHint is said.
     var settlesAt: Double?
@@ -254,8 +256,12 @@ package final class Guard {
     }
 
     /// The slider's first frame is drawn (kept, the UI's, or the plain one), or the screen is
-    /// blank and shows none: the system may sleep.
+    /// blank and shows none: the supervisor may take its grabs, and the system may sleep.
     func frameShown() {
+        if !shownSaid {
+            shownSaid = true
+            reports.say(.shown)
+        }
         guard let held = sleepLock else { return }
         XSync(display.pointer, 0)
         held.release()

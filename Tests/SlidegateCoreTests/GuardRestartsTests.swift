@@ -56,13 +56,13 @@ import Testing
 
     @Test func reportLinesAreReadStrictly() {
         var reader = GuardReportReader()
-        #expect(reader.take(Array("G\nL\nS\nE143\n".utf8)) == [.grabbing, .locked, .shed, .ending(143)])
+        #expect(reader.take(Array("G\nL\nF\nS\nE143\n".utf8)) == [.grabbing, .locked, .shown, .shed, .ending(143)])
         #expect(reader.take(Array("E1".utf8)).isEmpty, "half a line waits")
         #expect(reader.take(Array("0\n".utf8)) == [.ending(10)])
         #expect(reader.take(Array("E256\nE-1\nE\nLL\nx\n\n".utf8)).isEmpty)
         #expect(reader.rejected == 6)
         #expect(reader.take(Array(String(repeating: "L", count: 5000).utf8) + Array("\nL\n".utf8)) == [.locked], "an overlong line is dropped whole")
-        for report in [GuardReport.grabbing, .locked, .shed, .ending(0), .ending(255)] {
+        for report in [GuardReport.grabbing, .locked, .shown, .shed, .ending(0), .ending(255)] {
             #expect(reader.take(Array(report.line.utf8)) == [report])
         }
     }

@@ -124,6 +124,33 @@ import Testing
         #expect(client.mappedTopLevels() == [spy.window], "nothing of the lock is left")
     }
 
+    /// A guard dead before its first frame shows (its UI never speaks: no frame for 2 s,
+    /// until the plain slider), so before the supervisor has taken its passive grabs, is
+    /// replaced as any other: keys typed through the gap reach no window under the lock.
+    @Test func aGuardDeadBeforeItsFirstFrameLeavesNoGap() throws {
+        let stand = try StandIn(replacing: "slidegate-ui", source: "int main(void) { (void)is; pause(); return 0; }\n")
+        let spy = try Spy(screen)
+        #expect(eventually { client.mappedTopLevels().contains(spy.window) })
+        spy.focus()
+        let gate = try screen.slidegate(LockModeTests.arguments, program: stand.directory + "/slidegate")
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(gate.standardError)")
+        _ = spy.events()
+        let covers = Set(client.mappedTopLevels()).subtracting([spy.window])
+        _ = Glibc.kill(guardOf(gate.pid), SIGKILL)
+        for _ in 0..<60 {
+            client.key(0x61)
+            usleep(2_000)
+        }
+        #expect(spy.events().isEmpty, "nothing reached the window under the lock")
+        #expect(eventually {
+            let now = Set(client.mappedTopLevels()).subtracting([spy.window])
+            return !now.isEmpty && now.isDisjoint(with: covers)
+        }, "a new guard's cover replaced the dead one's: \(gate.standardError)")
+        #expect(gate.isRunning && !client.canGrabKeyboard() && covered(), "\(gate.standardError)")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143, "\(gate.standardError)")
+    }
+
     /// With a password and a grace, a guard that died took the grace with it: the slide
     /// opens the password stage, the password opens the lock.
     @Test func aRestartedLockAsksForEverythingAgain() throws {
