@@ -22,12 +22,12 @@ func codeOrder(_ list: String) -> LinkerSetting {
 // The UI's C++ runtime and unwinder from their archives (linker/static-c++).
 let staticCxx = LinkerSetting.unsafeFlags(["-L\(packageDirectory)linker/static-c++", "-Xclang-linker", "-static-libgcc"])
 
-// The dynamic programs (slidegate-ui, slidegate-auth): small X libraries from their archives,
-// no exported symbols, packed relative relocations.
-func dynamicProgram(archives: [String] = []) -> LinkerSetting {
+// The dynamic programs (slidegate-ui, slidegate-auth): no exported symbols, packed relative
+// relocations; the UI's small X libraries from their archives (the auth helper links no X).
+func dynamicProgram(xArchives: [String] = []) -> LinkerSetting {
     .unsafeFlags(
         ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
-            + (["Xrandr", "Xinerama", "Xss"] + archives).flatMap { ["-Xlinker", "-l:lib\($0).a"] } + ["-lXrender"])
+            + xArchives.flatMap { ["-Xlinker", "-l:lib\($0).a"] } + (xArchives.isEmpty ? [] : ["-lXrender"]))
 }
 
 let package = Package(
@@ -50,7 +50,8 @@ let package = Package(
         ),
         // gdk-pixbuf, loaded by the UI when it first reads an `--image` (libgdk-pixbuf-2.0-0).
         .target(name: "CPixbuf"),
-        .target(name: "CXShim", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CXShim", dependencies: ["CX11"]),
+        .target(name: "CSystem", linkerSettings: [.linkedLibrary("m")]),
         // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
         // the UI's alone (libxcb-present-dev, libx11-xcb-dev), which links both from their archives.
         .target(name: "CPresent", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("xcb")]),
@@ -60,28 +61,35 @@ let package = Package(
         .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"], swiftSettings: lean),
         // The guard<->UI protocol: framing and every message kind (documented at its top).
         .target(name: "SlidegateProtocol", dependencies: ["SlidegateCore"], swiftSettings: lean),
-        // Xlib and system pieces both processes use: the connection, the event loop, file
-        // descriptors and protocol channels, signals, child processes, screen blanking.
+        // The system room: file descriptors and message channels, child processes, signals,
+        // secret buffers, file access, the clocks. No X.
+        .target(name: "SlidegateSystem", dependencies: ["SlidegateCore", "SlidegateProtocol", "CSystem"], swiftSettings: lean),
+        // The host room: the decider's host (GateHost), the helpers it talks to and their
+        // supervisor. It reaches the X server only through HostServer and DescriptorWatcher.
+        .target(name: "SlidegateHost", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem"], swiftSettings: lean),
+        // The X room both processes use: the connection, the event loop, input read from X
+        // events, keyboard layouts, screen blanking.
         .target(
-            name: "SlidegateXlib", dependencies: ["SlidegateCore", "SlidegateProtocol", "CX11", "CXShim", "CXScreenSaver"],
+            name: "SlidegateXlib", dependencies: ["SlidegateCore", "SlidegateSystem", "SlidegateHost", "CX11", "CXShim", "CXScreenSaver"],
             swiftSettings: lean),
         // The lock-mode guard: grabs, cover, input, supervision of its children; Xlib only.
         .target(
-            name: "SlidegateGuard", dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CX11", "CXShim"],
+            name: "SlidegateGuard",
+            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11", "CXShim", "CSystem"],
             swiftSettings: lean),
         // What draws: windowed mode, and the lock-mode UI inside the guard's window.
         .target(
             name: "SlidegateUI",
             dependencies: [
-                "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateXlib", "CX11", "CXShim", "CGraphics", "CPixbuf",
-                "CPresent",
+                "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11",
+                "CXShim", "CSystem", "CGraphics", "CPixbuf", "CPresent",
             ],
             swiftSettings: lean
         ),
         // The guard is one static executable: nothing to load at start (it locks in a few
         // milliseconds) and nothing LD_PRELOAD can slip into it.
         .executableTarget(
-            name: "slidegate", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateGuard"], swiftSettings: lean,
+            name: "slidegate", dependencies: ["SlidegateCore", "SlidegateSystem", "SlidegateXlib", "SlidegateGuard"], swiftSettings: lean,
             linkerSettings: [
                 .unsafeFlags(["-static-executable"]), codeOrder("guard"),
                 // Static libraries, each before the ones it uses.
@@ -92,13 +100,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean,
-            linkerSettings: [codeOrder("ui"), staticCxx, dynamicProgram(archives: ["xcb-present", "X11-xcb"])]),
+            name: "slidegate-ui", dependencies: ["SlidegateCore", "SlidegateSystem", "SlidegateXlib", "SlidegateUI"], swiftSettings: lean,
+            linkerSettings: [codeOrder("ui"), staticCxx, dynamicProgram(xArchives: ["Xrandr", "Xinerama", "Xss", "xcb-present", "X11-xcb"])]),
         // Checks answers with PAM, and PINs with libxcrypt, for the guard; the only program
         // that loads PAM modules. Also writes the PIN file (`slidegate --set-pin`).
         .executableTarget(
             name: "slidegate-auth",
-            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "CPAM", "CCrypt", "CXShim"], swiftSettings: lean,
+            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem", "CPAM", "CCrypt", "CSystem"], swiftSettings: lean,
             linkerSettings: [dynamicProgram()]),
         // The fuzz targets over the decoders, parsers and gate, and the program that runs them
         // (with libFuzzer: ./dev fuzz; plainly: over files). Pure Swift.
@@ -107,18 +115,21 @@ let package = Package(
         // Writes what is made from the option table (the shell completions): ./dev docs.
         .executableTarget(name: "slidegate-docs", dependencies: ["SlidegateCore"], swiftSettings: lean),
         // A test target per room: Core (the gate, options, the guard's jobs as types),
-        // Protocol, Xlib (its pure parts), Render (golden images), the fuzz corpus, end to end.
+        // Protocol, System, Host (the decider's host and the helper supervisor with stand-ins,
+        // no X linked), Xlib (its pure parts), Render (golden images), the fuzz corpus, end to end.
         .testTarget(name: "SlidegateCoreTests", dependencies: ["SlidegateCore"]),
         .testTarget(name: "SlidegateProtocolTests", dependencies: ["SlidegateCore", "SlidegateProtocol"]),
+        .testTarget(name: "SlidegateSystemTests", dependencies: ["SlidegateSystem"]),
+        .testTarget(name: "SlidegateHostTests", dependencies: ["SlidegateHost", "SlidegateSystem"]),
         // The tests link SlidegateXlib's X libraries as shared ones.
         .testTarget(
-            name: "SlidegateXlibTests", dependencies: ["SlidegateXlib"],
+            name: "SlidegateXlibTests", dependencies: ["SlidegateXlib", "SlidegateSystem"],
             linkerSettings: [.linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xss")]),
         // Every kept fuzz input (fuzz/corpus) through its target again.
         .testTarget(name: "SlidegateFuzzTests", dependencies: ["SlidegateFuzz"]),
         .testTarget(
             name: "SlidegateRenderTests",
-            dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateXlib", "CGraphics"],
+            dependencies: ["SlidegateCore", "SlidegateRender", "SlidegateSystem", "CGraphics"],
             exclude: ["Goldens"]
         ),
         // Runs the built slidegate and slidegate-ui (`swift build` first; ./dev test does).

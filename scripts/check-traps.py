@@ -2,7 +2,7 @@
 """Fails when code the guard runs can trap: a dead guard is an unlocked session.
 
 Reads the Swift files of the modules the guard links (SlidegateCore, SlidegateProtocol,
-SlidegateXlib, SlidegateGuard, slidegate) with string literals and comments taken out, and
+SlidegateSystem, SlidegateHost, SlidegateXlib, SlidegateGuard, slidegate) with string literals and comments taken out, and
 reports each place that can trap at run time:
 
 - `try!`, `fatalError`, `precondition`, `preconditionFailure`;
@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-MODULES = ["SlidegateCore", "SlidegateProtocol", "SlidegateXlib", "SlidegateGuard", "slidegate"]
+MODULES = ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "SlidegateGuard", "slidegate"]
 # Generated data, no code.
 SKIPPED = {"Sources/SlidegateCore/KeysymTable.generated.swift"}
 

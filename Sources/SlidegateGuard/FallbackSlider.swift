@@ -1,5 +1,6 @@
 import CX11
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// The slider the guard draws itself, with plain X rectangles, when no UI has drawn one

@@ -1,8 +1,9 @@
 import CX11
-import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateHost
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's guard process: it holds the grabs and the cover, decides with its own gate

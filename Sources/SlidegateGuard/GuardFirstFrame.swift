@@ -1,7 +1,8 @@
-import CXShim
+import CX11
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateSystem
 import SlidegateXlib
 
 /// The slider's first frame kept from the last lock with the same settings, and the

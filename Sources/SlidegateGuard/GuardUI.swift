@@ -1,8 +1,9 @@
 import CX11
-import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateHost
+import SlidegateSystem
 import SlidegateXlib
 
 /// The guard's side of its drawing program: starting it, the messages both ways, the

@@ -2,6 +2,7 @@ import CX11
 import CXShim
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// Every way input could reach another client, shut while the screen is locked: the core

@@ -1,6 +1,7 @@
 import CX11
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateSystem
 import SlidegateXlib
 
 /// The slider the UI lent the guard for a drag (`lend`, `lent`): each frame is made on the

@@ -2,6 +2,7 @@ import CX11
 import CXShim
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// The cover: an override-redirect window over the whole screen, inside the Composite

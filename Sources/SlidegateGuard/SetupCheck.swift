@@ -1,8 +1,9 @@
 import CX11
-import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateHost
+import SlidegateSystem
 import SlidegateXlib
 
 /// `slidegate --check [OPTION]...`: everything a run with these options and the

@@ -1,4 +1,5 @@
 import Glibc
+import SlidegateSystem
 import SlidegateXlib
 
 /// xss-lock's `XSS_SLEEP_LOCK_FD`: a descriptor held open until the lock's first frame is on

@@ -1,7 +1,9 @@
+import CSystem
 import CX11
 import CXShim
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's first process, the one a person or xss-lock starts and waits for: it runs the

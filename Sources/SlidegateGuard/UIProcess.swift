@@ -1,6 +1,7 @@
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateSystem
 import SlidegateXlib
 
 /// One lock-mode UI process and the socket the guard talks to it through (its descriptor

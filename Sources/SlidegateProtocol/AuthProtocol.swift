@@ -38,6 +38,9 @@ package enum AuthProtocol {
     package static let grantedStatus: Int32 = 42
     /// Seconds PAM may take over an answer before the helper is taken for hung.
     package static let answerLimit = 60.0
+    /// The longest prompt text taken from PAM, in bytes of UTF-8 (longer ones are cut, by
+    /// the helper and again by the decider).
+    package static let maximumPrompt = 256
     package static let answerKind = AuthRequest.Kind.answer.rawValue
     package static let pinKind = AuthRequest.Kind.pin.rawValue
 

@@ -2,6 +2,7 @@ import CX11
 import Glibc
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's clock: the guard's clock window, its back buffer, and a timer on the wall

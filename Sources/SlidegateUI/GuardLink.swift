@@ -1,6 +1,7 @@
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's UI end of the guard's socket (descriptor 3): the guard's messages in, the

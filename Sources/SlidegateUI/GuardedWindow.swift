@@ -1,5 +1,6 @@
 import CX11
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's UI: the slider window the guard made and owns. The UI only draws into it;

@@ -2,6 +2,7 @@ import CGraphics
 import CX11
 import CXShim
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 extension XDisplay {

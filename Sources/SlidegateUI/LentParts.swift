@@ -3,6 +3,7 @@ import CX11
 import SlidegateCore
 import SlidegateProtocol
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode: the slider's parts lent to the guard for a drag (`lend`), copied from the

@@ -3,6 +3,7 @@ import Glibc
 import SlidegateCore
 import SlidegateProtocol
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's UI (`slidegate-ui --lock-ui`): draws the slider, the banners, the message

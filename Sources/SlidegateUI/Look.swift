@@ -1,5 +1,6 @@
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// How the slider is drawn: the built-in look, or `--theme`'s images and label font.

@@ -1,6 +1,7 @@
 import Glibc
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// `slidegate-ui --check-looks NAME=VALUE...`: the part of `slidegate --check` that needs

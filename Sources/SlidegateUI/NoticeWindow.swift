@@ -1,6 +1,7 @@
 import CX11
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// One of the windows the guard made for lock mode's notices — the banner strip or the

@@ -2,6 +2,7 @@ import CPresent
 import CX11
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// The shimmer's sweeps handed to the X server ahead with the Present extension. The

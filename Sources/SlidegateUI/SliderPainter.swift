@@ -1,6 +1,7 @@
 import CX11
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// What both programs that draw the slider share — lock mode's UI (`LockUI`) and windowed

@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// Windowed mode: an ordinary top-level window that is the slider — or, with the PIN

@@ -1,5 +1,6 @@
 import CX11
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 
 /// Where the slider lives on the X server, as `SliderPainter` paints it: lock mode's

@@ -5,6 +5,7 @@ import CXShim
 import Glibc
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's `--image`, on the guard's cover. The file is decoded once for the monitors

@@ -1,6 +1,7 @@
 import CX11
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// Where the PIN wheels are drawn: the guard's wheels window (lock mode), or the top of the

@@ -3,6 +3,7 @@ import CX11
 import CXShim
 import SlidegateCore
 import SlidegateRender
+import SlidegateSystem
 import SlidegateXlib
 
 /// A window's back buffer (the slider's, the banner strip's, the message line's): a Cairo

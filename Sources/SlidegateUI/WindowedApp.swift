@@ -2,6 +2,8 @@ import CX11
 import Glibc
 import SlidegateCore
 import SlidegateRender
+import SlidegateHost
+import SlidegateSystem
 import SlidegateXlib
 
 /// Windowed mode (`--geometry`): an ordinary window that is the slider. Its `GateHost`

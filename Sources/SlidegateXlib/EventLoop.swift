@@ -1,7 +1,9 @@
 import CX11
-import CXShim
+import CSystem
 import Glibc
 import SlidegateCore
+import SlidegateHost
+import SlidegateSystem
 
 /// The one event loop of both programs. It owns the waiting: descriptors mapped to
 /// handlers, a deadline from the owner, and the X connection, whose events it hands over
@@ -29,19 +31,8 @@ package final class EventLoop {
         case exit(ExitStatus)
     }
 
-    package typealias Handler = () throws(UserError) -> ExitStatus?
-
-    /// One `watch` call's registration: what `unwatch` takes. A descriptor's number is no
-    /// name for it, since a closed one's number is given to the next descriptor opened (one
-    /// helper's socket closed, another's opened under that number: unwatching by number
-    /// would end the other's watch).
-    package struct Watch: Equatable, Sendable {
-        package let id: UInt64
-
-        package init(id: UInt64) {
-            self.id = id
-        }
-    }
+    package typealias Handler = DescriptorHandler
+    package typealias Watch = DescriptorWatch
 
     private let display: XDisplay
     private let synthetic: SyntheticEvents

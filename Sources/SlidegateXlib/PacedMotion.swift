@@ -1,5 +1,6 @@
 import CX11
 import SlidegateCore
+import SlidegateSystem
 
 extension MotionPacer {
     /// The motion to hand on now, at most one a frame interval (lock mode's guard and

@@ -1,7 +1,7 @@
 import CX11
-import CXShim
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 
 /// Plays a `Reveal` on a window with the X Shape extension: its bounding shape is cut
 /// frame by frame, at `fps`, for `Reveal.duration`, so it works with and without a

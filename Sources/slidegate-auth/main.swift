@@ -1,10 +1,10 @@
 import CCrypt
 import CPAM
-import CXShim
+import CSystem
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
-import SlidegateXlib
+import SlidegateSystem
 
 // slidegate-auth: checks answers with PAM, and PINs, for the decider (the guard in lock mode,
 // slidegate-ui in windowed mode), over the socket on descriptor 3 (AuthProtocol.swift documents the messages). One PAM transaction per attempt;
@@ -109,7 +109,7 @@ final class Conversation {
         for message in messages {
             switch message.style {
             case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
-                socket.send(.prompt(echo: message.style == PAM_PROMPT_ECHO_ON, text: message.text.cut(toUTF8: AuthSession.maximumPrompt)))
+                socket.send(.prompt(echo: message.style == PAM_PROMPT_ECHO_ON, text: message.text.cut(toUTF8: AuthProtocol.maximumPrompt)))
                 switch socket.receive() {
                 case .answer:
                     // PAM frees its answers (pam_unix wipes them first); the locked copy is

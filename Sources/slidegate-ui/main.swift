@@ -1,6 +1,7 @@
 import Glibc
 import SlidegateCore
 import SlidegateUI
+import SlidegateSystem
 import SlidegateXlib
 
 // slidegate's drawing program. `slidegate` runs it: in windowed mode in its place (with

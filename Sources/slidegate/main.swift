@@ -1,6 +1,7 @@
 import Glibc
 import SlidegateCore
 import SlidegateGuard
+import SlidegateSystem
 import SlidegateXlib
 
 // slidegate: parses the command line; windowed mode becomes slidegate-ui (which draws and

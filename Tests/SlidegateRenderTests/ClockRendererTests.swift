@@ -1,8 +1,8 @@
 import CGraphics
-import CXShim
+import Glibc
 import SlidegateCore
 import SlidegateRender
-import SlidegateXlib
+import SlidegateSystem
 import Testing
 
 /// The lock screen's clock in three languages, at a fixed moment: Monday 30 November 2026,

@@ -1,7 +1,7 @@
 import CGraphics
 import SlidegateCore
 import SlidegateRender
-import SlidegateXlib
+import SlidegateSystem
 import Testing
 
 /// The classic theme (resources/themes/classic): track and thumb images stretched

@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateXlib
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 
 /// The one decider: the gate, and everything its decisions need from the system — the
 /// authentication helper and the secret, the unlock command, the wheels' random digits,

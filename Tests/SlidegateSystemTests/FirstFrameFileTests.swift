@@ -1,5 +1,5 @@
 import Glibc
-import SlidegateXlib
+import SlidegateSystem
 import Testing
 
 /// The kept first frame's file: where it goes, and that only the frame written for the same

@@ -1,5 +1,6 @@
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateProtocol
 
 /// One `slidegate-auth` kept for a use: started and greeted when asked, its socket watched,
@@ -27,7 +28,7 @@ package final class HelperSupervisor {
     private let pinFile: String?
     private var helper: AuthHelper?
     /// The socket an event loop watches, if one does.
-    private var watched: (descriptor: Int32, watch: EventLoop.Watch)?
+    private var watched: (descriptor: Int32, watch: DescriptorWatch)?
 
     package init(_ program: Executable, name: String, pinFile: String? = nil) {
         self.program = program
@@ -85,7 +86,7 @@ package final class HelperSupervisor {
 
     /// Has `watcher` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
-    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping DescriptorHandler) {
         guard descriptor != watched?.descriptor else { return }
         if let old = watched { watcher.unwatch(old.watch) }
         watched = descriptor.map { ($0, watcher.watch($0, name: "\(name)'s socket", peer: true, handler)) }

@@ -1,7 +1,7 @@
-import CX11
-import CXShim
+import CSystem
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateProtocol
 
 /// `pam` and `pin` in `--auth`, for whichever process decides (the guard in lock mode, slidegate-ui in
@@ -102,7 +102,7 @@ package final class AuthSession {
 
     /// Has `watcher` watch the current helper's socket (it changes when the helper is
     /// replaced), calling `handler` when it is readable.
-    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping DescriptorHandler) {
         helper.keepWatched(by: watcher, handler)
     }
 
@@ -189,9 +189,6 @@ package final class AuthSession {
         return nil
     }
 
-    /// The longest prompt text taken from PAM, in bytes of UTF-8 (longer ones are cut).
-    package static let maximumPrompt = 256
-
     /// No transaction can ask anything (PAM refused before asking, or no helper starts): no
     /// attempt failed, but none can succeed until something changes. Said on stderr once
     /// for each reason, shown as a banner each time.
@@ -250,7 +247,7 @@ package final class AuthSession {
                 case .hello: break
                 case .prompt(let echo, let text):
                     prompted = true
-                    events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text.cut(toUTF8: Self.maximumPrompt), echo: echo))))
+                    events.append(.input(.authPrompt(PasswordEntry.Prompt(text: text.cut(toUTF8: AuthProtocol.maximumPrompt), echo: echo))))
                 case .notice(let error, let text):
                     events.append(.input(.authMessage(error ? .error : .info, text.cut(toUTF8: Banner.maximumText))))
                 case .verdict(.refused, let message) where !prompted && answeredAt == nil && !checkingPin:

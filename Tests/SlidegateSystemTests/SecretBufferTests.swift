@@ -1,5 +1,5 @@
 import Glibc
-import SlidegateXlib
+import SlidegateSystem
 import Testing
 
 /// The secret's buffer: locked pages of its own, edited a whole character at a time, and

@@ -1,24 +1,7 @@
 import CX11
 import SlidegateCore
-
-/// What the decider (`GateHost`) asks of the X server. `XDisplay` answers it in both modes;
-/// a test's stand-in answers it too, so that the decider runs without a server.
-package protocol HostServer: AnyObject {
-    /// Caps Lock as the server has it now; nil when the server cannot say.
-    var capsLock: Bool? { get }
-    /// The short name of the keyboard's layout when the keymap has several, else nil.
-    var keyboardLayout: String? { get }
-    /// Someone touched the reader or the key: the screen wakes.
-    func wakeScreen()
-}
-
-/// Who calls the decider back when a helper's socket is readable: the event loop, or a
-/// test's stand-in.
-package protocol DescriptorWatcher: AnyObject {
-    @discardableResult
-    func watch(_ descriptor: Int32, name: String, peer: Bool, _ handler: @escaping EventLoop.Handler) -> EventLoop.Watch
-    func unwatch(_ watch: EventLoop.Watch)
-}
+import SlidegateSystem
+import SlidegateHost
 
 extension EventLoop: DescriptorWatcher {}
 
@@ -36,25 +19,7 @@ extension XDisplay: HostServer {
     }
 }
 
-/// A key press as the decider takes it, read from the X event once, in both modes.
-package struct KeyPress {
-    /// The key's first keysym, the one the keyboard's first layout prints on it: what
-    /// `--key-command` binds.
-    package var keysym: UInt32
-    /// Ctrl and Alt are both held.
-    package var controlAlt: Bool
-    /// The key as the password stage takes it, if it means anything there.
-    package var password: PasswordKey?
-    /// The key as the PIN wheels take it, if they take it.
-    package var wheel: WheelKey?
-
-    package init(keysym: UInt32, controlAlt: Bool = false, password: PasswordKey? = nil, wheel: WheelKey? = nil) {
-        self.keysym = keysym
-        self.controlAlt = controlAlt
-        self.password = password
-        self.wheel = wheel
-    }
-
+extension KeyPress {
     /// The key in `event`, looked up once in the keyboard's current layout.
     package init(_ event: inout XEvent) {
         var typed: KeySym = 0

@@ -1,21 +1,5 @@
-import Glibc
-import SlidegateCore
 import SlidegateXlib
 import Testing
-
-@Suite(.serialized) struct TranslationLookupTests {
-    /// Without a translation dgettext answers with the English text's own pointer; every
-    /// string, the long ones too (which Swift keeps out of line), comes back whole.
-    @Test func untranslatedStringsComeBackAsTheyAre() {
-        setenv("LANGUAGE", "", 1)
-        setenv("LC_ALL", "C", 1)
-        defer {
-            unsetenv("LANGUAGE")
-            unsetenv("LC_ALL")
-        }
-        #expect(Translation.strings() == Strings())
-    }
-}
 
 @Suite struct KeyboardLayoutNameTests {
     func rules(_ layouts: String) -> [UInt8] { Array("evdev\0pc105\0\(layouts)\0\0".utf8) }

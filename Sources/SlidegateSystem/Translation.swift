@@ -1,4 +1,4 @@
-import CXShim
+import CSystem
 import Glibc
 import SlidegateCore
 

@@ -1,5 +1,6 @@
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateProtocol
 
 /// One running `slidegate-auth`: its process and the decider's end of its socket, started

@@ -1,7 +1,8 @@
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
-import SlidegateXlib
+import SlidegateHost
+import SlidegateSystem
 import Testing
 
 /// The helper supervisor that `AuthSession` and `PassiveMethod` share, without an X server or

@@ -1,5 +1,6 @@
 import Glibc
 import SlidegateCore
+import SlidegateSystem
 import SlidegateProtocol
 
 /// A method that needs no typing (`--auth fingerprint`, `--auth key`): a `slidegate-auth` of
@@ -105,7 +106,7 @@ package final class PassiveMethod {
     }
 
     /// Has `watcher` watch the current helper's socket, calling `handler` when it is readable.
-    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping EventLoop.Handler) {
+    package func keepWatched(by watcher: DescriptorWatcher, _ handler: @escaping DescriptorHandler) {
         helper.keepWatched(by: watcher, handler)
     }
 

@@ -1,5 +1,5 @@
 import Glibc
-import SlidegateXlib
+import SlidegateSystem
 import Testing
 
 /// An opened executable started with descriptors of its own.

@@ -1,7 +1,8 @@
 import Glibc
 import SlidegateCore
 import SlidegateProtocol
-import SlidegateXlib
+import SlidegateHost
+import SlidegateSystem
 import Testing
 
 /// The one decider without an X server: a stand-in for what it asks of the server (the
@@ -19,18 +20,18 @@ import Testing
     /// Watches nothing by itself: `fire` calls a watched descriptor's handler, as the event
     /// loop does when it is readable.
     final class StandInWatcher: DescriptorWatcher {
-        var watched: [(watch: EventLoop.Watch, descriptor: Int32, handler: EventLoop.Handler)] = []
+        var watched: [(watch: DescriptorWatch, descriptor: Int32, handler: DescriptorHandler)] = []
         var lastWatch: UInt64 = 0
 
-        func watch(_ descriptor: Int32, name: String, peer: Bool, _ handler: @escaping EventLoop.Handler) -> EventLoop.Watch {
+        func watch(_ descriptor: Int32, name: String, peer: Bool, _ handler: @escaping DescriptorHandler) -> DescriptorWatch {
             lastWatch += 1
-            let watch = EventLoop.Watch(id: lastWatch)
+            let watch = DescriptorWatch(id: lastWatch)
             watched.removeAll { $0.descriptor == descriptor }
             watched.append((watch, descriptor, handler))
             return watch
         }
 
-        func unwatch(_ watch: EventLoop.Watch) {
+        func unwatch(_ watch: DescriptorWatch) {
             watched.removeAll { $0.watch == watch }
         }
 
