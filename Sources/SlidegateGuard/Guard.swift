@@ -365,7 +365,6 @@ package final class Guard {
         }
         if let at = keyboardCheckAt, now >= at {
             keyboardCheckAt = nil
-            grabs.reloadKeymap()
             if let status = host.keyReleased(at: now) { return .exit(status) }
         }
         deadline.consider(keyboardCheckAt)
@@ -431,8 +430,7 @@ package final class Guard {
         switch event.type {
         case KeyPress:
             send(.keyPressed)
-            grabs.reloadKeymap()
-            let status = host.keyPressed(KeyPress(&event), at: now)
+            let status = host.keyPressed(grabs.keymap.keyPress(&event), at: now)
             // For a prompt whose answer may be shown, the UI gets what was typed.
             if status == nil, let text = host.echo { send(.echo(text)) }
             return status

@@ -27,8 +27,8 @@ final class InputGrabs {
     /// XKB said the keyboard changed (its group or locked modifiers, its map or names: a
     /// layout switched or loaded by another client) since `takeKeyboardChange`.
     private var keyboardChange = false
-    /// XKB said the keyboard changed since the keymap was last loaded whole.
-    private var keymapChanged = false
+    /// The keymap keys are read with, fetched whole again when XKB says it changed.
+    let keymap: WholeKeymap
     private(set) var keyboardHeld = false
     private(set) var pointerHeld = false
     /// When a lost grab was last reported, to say it once a second.
@@ -86,6 +86,7 @@ final class InputGrabs {
         var xkbMajor = Int32(XkbMajorVersion)
         var xkbMinor = Int32(XkbMinorVersion)
         xkbEventType = XkbQueryExtension(dpy, &opcode, &event, &error, &xkbMajor, &xkbMinor) != 0 ? event : nil
+        keymap = WholeKeymap(display: display)
         try grabCore(persistence)
         keyboardHeld = true
         pointerHeld = true
@@ -117,25 +118,6 @@ final class InputGrabs {
         else {
             report("cannot follow keyboard layout changes; the layout shown changes at the next key")
             return
-        }
-    }
-
-    /// Loads the whole keymap again, in one reply, if XKB said the keyboard changed since it
-    /// was last loaded. While layouts are loaded one after another, Xlib patches its copy
-    /// from each change it hears of and can end up with parts of two maps; the guard calls
-    /// this before it reads a key and once the changes have settled, so that keys are read
-    /// with the map the server has.
-    func reloadKeymap() {
-        guard let xkbEventType, keymapChanged else { return }
-        keymapChanged = false
-        var event = XEvent()
-        withUnsafeMutablePointer(to: &event) {
-            $0.withMemoryRebound(to: XkbMapNotifyEvent.self, capacity: 1) { notify in
-                notify.pointee.type = xkbEventType
-                notify.pointee.xkb_type = XkbNewKeyboardNotify
-                notify.pointee.display = display.pointer
-                _ = XkbRefreshKeyboardMapping(notify)
-            }
         }
     }
 
@@ -304,7 +286,7 @@ final class InputGrabs {
             } else {
                 keyboardChange = true
                 // A group or a lock switched changes no key's symbols.
-                if controls.xkb_type != XkbStateNotify { keymapChanged = true }
+                if controls.xkb_type != XkbStateNotify { keymap.changed() }
             }
             return true
         }

@@ -20,16 +20,23 @@ extension XDisplay: HostServer {
 }
 
 extension KeyPress {
-    /// The key in `event`, looked up once in the keyboard's current layout.
+    /// The key in `event`, looked up once in the keyboard's current layout (Xlib's copy of
+    /// the keymap).
     package init(_ event: inout XEvent) {
         var typed: KeySym = 0
         var bytes = [CChar](repeating: 0, count: 8)
         _ = XLookupString(&event.xkey, &bytes, Int32(clamping: bytes.count), &typed, nil)
-        let layoutKeysym = UInt32(truncatingIfNeeded: typed)
-        let state = event.xkey.state
+        self.init(
+            keysym: UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0)), layoutKeysym: UInt32(truncatingIfNeeded: typed),
+            state: event.xkey.state)
+    }
+
+    /// A key whose first keysym is `keysym`, `layoutKeysym` in the current layout with the
+    /// modifiers of `state` (an X event's).
+    package init(keysym: UInt32, layoutKeysym: UInt32, state: UInt32) {
         let controlAltMask = UInt32(clamping: ControlMask | Mod1Mask)
         self.init(
-            keysym: UInt32(truncatingIfNeeded: XLookupKeysym(&event.xkey, 0)), controlAlt: state & controlAltMask == controlAltMask,
+            keysym: keysym, controlAlt: state & controlAltMask == controlAltMask,
             password: PasswordKey(keysym: layoutKeysym, control: state & UInt32(ControlMask) != 0), wheel: WheelKey(keysym: layoutKeysym))
     }
 }
