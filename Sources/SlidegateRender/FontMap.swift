@@ -1,14 +1,15 @@
 import CGraphics
+import Glibc
 
 /// The fonts text is drawn with. Owns a Pango font map.
 package final class FontMap {
     let pointer: UnsafeMutablePointer<PangoFontMap>
 
     /// The system's fonts, as fontconfig is configured. fontconfig's set-up (reading its
-    /// configuration and caches, a few milliseconds) runs here, in the caller's thread:
-    /// Pango would run it in a thread of its own, and on two cores a program that talks to
-    /// the X server meanwhile waits for each reply behind that thread. If it fails, Pango
-    /// meets the failure again and draws with what fontconfig gives.
+    /// configuration and caches, a few milliseconds) runs here, in the caller's thread, so
+    /// that Pango finds it done and starts no thread of its own for it (`FontMapLoading`
+    /// chooses the thread). If it fails, Pango meets the failure again and draws with what
+    /// fontconfig gives.
     package init() {
         _ = FcInit()
         pointer = pango_cairo_font_map_new()
@@ -85,5 +86,41 @@ package struct RenderError: Error, Equatable, CustomStringConvertible {
 
     init(status: cairo_status_t, _ what: String) {
         description = "\(what): \(String(cString: cairo_status_to_string(status)))"
+    }
+}
+
+/// A `FontMap` made in a thread of its own, so that fontconfig's set-up (reading its
+/// configuration: most of a cold start) runs while the caller talks to its peers and the X
+/// server; `wait()` hands it over. If no thread can be started, `wait()` makes it.
+package final class FontMapLoading: @unchecked Sendable {
+    private var thread: pthread_t?
+    /// Written by the thread; read only after it was joined.
+    private var made: FontMap?
+
+    package init() {
+        var started = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&started, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<FontMapLoading>.fromOpaque(context).takeRetainedValue().made = FontMap()
+            return nil
+        }, context)
+        if status == 0 {
+            thread = started
+        } else {
+            Unmanaged<FontMapLoading>.fromOpaque(context).release()
+        }
+    }
+
+    /// The font map, once the thread has made it.
+    package func wait() -> FontMap {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        if let made { return made }
+        let map = FontMap()
+        made = map
+        return map
     }
 }

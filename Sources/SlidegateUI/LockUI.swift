@@ -59,10 +59,10 @@ package final class LockUI {
     /// into those windows, following the guard's messages, until the guard closes its end.
     package static func run() -> ExitStatus {
         StartupTrace.mark("ui:running")
-        // Fonts first (fontconfig's set-up, most of a cold start), while the guard covers
-        // the screen; then the guard's first word, then the X server.
-        let fontMap = FontMap()
-        StartupTrace.mark("ui:fonts-loaded")
+        // Fonts in a thread (fontconfig's set-up, most of a cold start), while the guard
+        // covers the screen and this thread waits for its first word, then connects to the
+        // X server and reads the handshake.
+        let fonts = FontMapLoading()
         OutOfMemoryProtection.set(300)
         do {
             let signals = try SignalWatch()
@@ -83,7 +83,7 @@ package final class LockUI {
             guard let windows = handshake.windows, let layout = handshake.layout else { return status }
             StartupTrace.mark("ui:has-windows")
             let ui = try LockUI(
-                display: display, signals: signals, loop: loop, link: link, fontMap: fontMap, settings: handshake.settings,
+                display: display, signals: signals, loop: loop, link: link, fonts: fonts, settings: handshake.settings,
                 windows: windows, layout: layout)
             try ui.apply(handshake.pending)
             return try ui.run()
@@ -94,7 +94,7 @@ package final class LockUI {
     }
 
     private init(
-        display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fontMap: FontMap, settings: UISettings?,
+        display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fonts: FontMapLoading, settings: UISettings?,
         windows: Handshake.Windows, layout: Handshake.Layout
     ) throws(UserError) {
         var options = Options()
@@ -112,7 +112,6 @@ package final class LockUI {
         self.signals = signals
         self.loop = loop
         self.link = link
-        self.fontMap = fontMap
         self.windows = windows
         stage = try GuardedWindow(display: display, window: windows.slider, width: layout.width, height: layout.height)
         wheelArea = layout.wheels
@@ -128,10 +127,14 @@ package final class LockUI {
         gateSettings.holdsMatches = settings?.holdsMatches ?? true
         self.gateSettings = gateSettings
         gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: boottimeNow())
+        blanking = Blanking(display)
+        // What draws text waits for the fonts; the rest was done meanwhile.
+        let fontMap = fonts.wait()
+        StartupTrace.mark("ui:fonts-loaded")
+        self.fontMap = fontMap
         painter = try SliderPainter(
             display: display, stage: stage, options: options, fontMap: fontMap, look: look,
             backdrop: wallpaper?.backdrop(under: stage.window))
-        blanking = Blanking(display)
         try makeWheelsPanel()
         try makeNoticeWindows()
     }
