@@ -135,9 +135,9 @@ let package = Package(
         // Runs the built slidegate and slidegate-ui (`swift build` first; ./dev test does).
         .testTarget(
             name: "SlidegateEndToEndTests",
-            dependencies: ["CX11", "CXShim", "CXTest"],
+            dependencies: ["CX11", "CXShim", "CXTest", "CXScreenSaver"],
             exclude: ["xorg-dummy.conf"],
-            linkerSettings: [.linkedLibrary("Xi"), .linkedLibrary("Xcomposite"), .linkedLibrary("Xfixes")]
+            linkerSettings: [.linkedLibrary("Xi"), .linkedLibrary("Xcomposite"), .linkedLibrary("Xfixes"), .linkedLibrary("Xss")]
         ),
     ]
 )

@@ -141,6 +141,25 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "blank-after", argument: .text, placeholder: "SECONDS",
+            expected: "0 (never) or a number of seconds from 1 to 86400, such as 30", defaultValue: "0", modes: .lock,
+            section: .lockScreen,
+            help: [
+                "lock mode: blank the screen after SECONDS without input (0:",
+                "never); Escape on the slider blanks it at once",
+            ],
+            summary: "lock mode: blank the screen after a while without input",
+            enforcement: .exact,
+            set: { p, v, _ in
+                if v == "0" {
+                    p.options.blankAfter = 0
+                    return true
+                }
+                guard let seconds = Options.parseSeconds(v), seconds >= 1, seconds <= 86400 else { return false }
+                p.options.blankAfter = seconds
+                return true
+            }),
+        OptionSpec(
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
             summary: "lock mode: a background image",

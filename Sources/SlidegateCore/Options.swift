@@ -60,6 +60,10 @@ package struct Options: Equatable, Sendable {
     /// X server's scale is known (`checkSize(scale:)`).
     package var sizeGiven: Given?
 
+    /// `--blank-after`: seconds without input after which the lock blanks the screen, and
+    /// Escape on the slider blanks it at once (0: never, and Escape does nothing).
+    package var blankAfter = 0.0
+
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
 

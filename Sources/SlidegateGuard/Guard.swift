@@ -365,7 +365,7 @@ package final class Guard {
         }
         if let at = keyboardCheckAt, now >= at {
             keyboardCheckAt = nil
-            if let status = host.keyReleased(at: now) { return .exit(status) }
+            if let status = host.keyboardMayHaveChanged(at: now) { return .exit(status) }
         }
         deadline.consider(keyboardCheckAt)
         if let first = exposeAt.first, now >= first {
@@ -401,7 +401,7 @@ package final class Guard {
                 // setxkbmap names the layouts in a root property after it loads them: look
                 // again once it has.
                 keyboardCheckAt = boottimeNow() + Self.layoutNamesDelay
-                return host.keyReleased(at: boottimeNow())
+                return host.keyboardMayHaveChanged(at: boottimeNow())
             }
             return nil
         }

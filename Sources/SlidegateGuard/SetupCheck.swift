@@ -194,10 +194,25 @@ package enum SetupCheck {
         }
         findings.append(.init(.ok, "extensions", present.isEmpty ? "none of those slidegate uses" : present.joined(separator: ", ")))
         findings += missing
+        if options.blankAfter > 0 { findings.append(blankScreen(display, after: options.blankAfter)) }
         if XGetSelectionOwner(display.pointer, display.atom("_NET_WM_CM_S\(display.screen)")) != 0 {
             findings.append(.init(.ok, "compositor", "one runs: the lock holds the Composite overlay window above it"))
         }
         return findings
+    }
+
+    /// `--blank-after`: what blanks the screen on this server.
+    private static func blankScreen(_ display: XDisplay, after seconds: Double) -> SetupReport.Finding {
+        let shown = Int(exactly: seconds).map(String.init) ?? String(seconds)
+        let after = "after \(shown) s without input"
+        switch display.dpms {
+        case (enabled: true, _)?:
+            return .init(.ok, "blank screen", "\(after): the screen saver on and the monitors off (DPMS)")
+        case (enabled: false, _)?:
+            return .init(.note, "blank screen", "\(after): the screen saver alone; DPMS is disabled (xset +dpms), so the monitors stay on")
+        case nil:
+            return .init(.note, "blank screen", "\(after): the screen saver alone; this server has no DPMS, so the monitors stay on")
+        }
     }
 
     /// The extensions slidegate uses: the name the server knows, the name shown, and what a

@@ -34,6 +34,8 @@ package final class GateHost {
     /// The commands the person started with a key or the switch-user button, by what
     /// started them; each left to run, and reaped when it ends.
     private var started: [String: ChildProcess] = [:]
+    /// `--blank-after`: when the screen blanks by itself, and Escape's blanking.
+    private var idle: IdleBlank?
 
     /// A gate for `options` laid out as `layout`, with `pinLength` wheels (the PIN file's
     /// length; 0 without), spun to random digits at once. A lock taken `forSleep` (a sleep
@@ -50,6 +52,7 @@ package final class GateHost {
         method = options.auth
         keyCommands = options.keyCommands
         switchUserCommand = options.switchUserCommand
+        idle = IdleBlank(after: options.blankAfter, start: start)
         self.auth = auth
         self.methods = methods
         self.server = server
@@ -71,7 +74,10 @@ package final class GateHost {
         let wasOpen = gate.entry.isOpen
         let action = gate.handle(input, at: now)
         heard(input, now)
-        if Self.isThePersons(input) { methods.forEach { $0.personActed() } }
+        if Self.isThePersons(input) {
+            methods.forEach { $0.personActed() }
+            idle?.personActed(at: now)
+        }
         if let status = perform(action) { return status }
         follow(wasOpen: wasOpen)
         syncMethods(at: now)
@@ -110,6 +116,7 @@ package final class GateHost {
 
     /// Time passed: the gate's timers, and an answer PAM did not give in time.
     package func advance(to now: Double) -> ExitStatus? {
+        if idle?.isDue(at: now) == true { server.blankScreen() }
         let wasOpen = gate.entry.isOpen
         if let status = perform(gate.advance(to: now)) { return status }
         follow(wasOpen: wasOpen)
@@ -119,9 +126,11 @@ package final class GateHost {
         return nil
     }
 
-    /// When `advance` has something to do next (the gate's next action, PAM's time limit).
+    /// When `advance` has something to do next (the gate's next action, PAM's time limit,
+    /// blanking the screen).
     package var deadline: Double? {
         var earliest = Earliest()
+        earliest.consider(idle?.deadline)
         earliest.consider(gate.nextActionDeadline)
         earliest.consider(auth?.answerDeadline)
         methods.forEach { earliest.consider($0.deadline) }
@@ -165,8 +174,14 @@ package final class GateHost {
     }
 
     /// A key press: a wheel's key with `--auth pin`, else a key of the password stage;
-    /// then Caps Lock as the server has it now.
+    /// then Caps Lock as the server has it now. With `--blank-after`, Escape on the slider
+    /// stage (no password field open) blanks the screen once it is released.
     package func keyPressed(_ key: KeyPress, at now: Double) -> ExitStatus? {
+        if idle != nil, key.password?.entry == .escape, !gate.entry.isOpen {
+            idle?.escapePressed(at: now)
+            return nil
+        }
+        idle?.personActed(at: now)
         if let bound = keyCommands.first(where: { $0.keysym == key.keysym }) {
             start(bound.name, bound.command, option: "key-command")
             return nil
@@ -183,9 +198,16 @@ package final class GateHost {
         return keyboardChanged(at: now)
     }
 
-    /// A key release, or XKB's word of a change another client made: Caps Lock, or the
-    /// layout, may have changed.
+    /// A key release: the screen blanks if it was Escape's (`keyPressed`); Caps Lock, or
+    /// the layout, may have changed.
     package func keyReleased(at now: Double) -> ExitStatus? {
+        if idle?.keyReleased(at: now) == true { server.blankScreen() }
+        return keyboardChanged(at: now)
+    }
+
+    /// XKB's word of a change another client made: Caps Lock, or the layout, may have
+    /// changed.
+    package func keyboardMayHaveChanged(at now: Double) -> ExitStatus? {
         keyboardChanged(at: now)
     }
 

@@ -10,6 +10,9 @@ package protocol HostServer: AnyObject {
     var keyboardLayout: String? { get }
     /// Someone touched the reader or the key: the screen wakes.
     func wakeScreen()
+    /// `--blank-after`: the screen saver on, and the monitors off where DPMS is on; the
+    /// server ends both at the next input.
+    func blankScreen()
 }
 
 /// What a watched descriptor's handler does when it is readable: nil to go on, or the status

@@ -48,18 +48,27 @@ package final class Blanking {
 
     /// Asks DPMS whether the monitors are off.
     package func checkMonitors() {
-        var eventBase: Int32 = 0
-        var errorBase: Int32 = 0
-        var level: UInt16 = 0
-        var enabled: UInt8 = 0
-        guard DPMSQueryExtension(display.pointer, &eventBase, &errorBase) != 0,
-            DPMSInfo(display.pointer, &level, &enabled) != 0
-        else { return }
-        monitorsOff = enabled != 0 && level != UInt16(DPMSModeOn)
+        guard let dpms = display.dpms else { return }
+        monitorsOff = dpms.enabled && !dpms.monitorsOn
     }
 
     /// Input arrived: whatever DPMS said, the monitors are on again.
     package func inputArrived() {
         monitorsOff = false
+    }
+}
+
+extension XDisplay {
+    /// DPMS as the server has it: nil without it (no extension, or no monitor it can power
+    /// down), else whether it is enabled and whether the monitors are on.
+    package var dpms: (enabled: Bool, monitorsOn: Bool)? {
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        var level: UInt16 = 0
+        var enabled: UInt8 = 0
+        guard DPMSQueryExtension(pointer, &eventBase, &errorBase) != 0, DPMSCapable(pointer) != 0,
+            DPMSInfo(pointer, &level, &enabled) != 0
+        else { return nil }
+        return (enabled != 0, level == UInt16(DPMSModeOn))
     }
 }

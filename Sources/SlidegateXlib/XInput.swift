@@ -1,4 +1,5 @@
 import CX11
+import CXScreenSaver
 import SlidegateCore
 import SlidegateSystem
 import SlidegateHost
@@ -16,6 +17,13 @@ extension XDisplay: HostServer {
 
     package func wakeScreen() {
         XForceScreenSaver(pointer, ScreenSaverReset)
+    }
+
+    package func blankScreen() {
+        XForceScreenSaver(pointer, ScreenSaverActive)
+        // DPMS refuses a level while it is disabled: then the screen saver alone.
+        if dpms?.enabled == true { DPMSForceLevel(pointer, UInt16(DPMSModeOff)) }
+        XFlush(pointer)
     }
 }
 

@@ -36,6 +36,8 @@ import Testing
                   --date-format FORMAT   lock mode: strftime format of the date under the clock (default:
                                          weekday, day and month in the locale's words; "" for none)
                   --no-clock             lock mode: no clock and no date
+                  --blank-after SECONDS  lock mode: blank the screen after SECONDS without input (0:
+                                         never); Escape on the slider blanks it at once
                   --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
                   --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
                                          fit, center, tile or stretch

@@ -98,9 +98,16 @@ import Testing
         let enforceable = OptionSpec.all.filter { $0.enforcement != nil }.map(\.name)
         #expect(
             enforceable == [
-                "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
+                "blank-after", "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
                 "show-failed-attempts", "unlock-command", "above", "undecorated", "timeout", "countdown",
             ])
+    }
+
+    /// A machine's power policy: the enforced wait before the screen blanks is the wait.
+    @Test func anEnforcedBlankAfterIsTheWait() throws {
+        #expect(try options([], enforced: "blank-after=300\n").blankAfter == 300)
+        #expect(try options(["--blank-after", "300"], enforced: "blank-after=300\n").blankAfter == 300)
+        #expect(refusal(["--blank-after", "0"], enforced: "blank-after=300\n") != nil)
     }
 
     @Test func theSystemFileIsTheFirstOfXDGConfigDirs() {

@@ -250,6 +250,22 @@ extension UserError {
             "slidegate: --grace: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
     }
 
+    @Test func blankAfterIsNeverOrOneSecondToADay() throws {
+        #expect(try options().blankAfter == 0)
+        #expect(try options("--blank-after", "0").blankAfter == 0)
+        #expect(try options("--blank-after", "30").blankAfter == 30)
+        #expect(try options("--blank-after", "1.5").blankAfter == 1.5)
+        #expect(try options("--blank-after", "86400").blankAfter == 86400)
+        for bad in ["0.5", "86401", "-1", "x", "", "1e3", "0.0"] {
+            expectUsageError(
+                ["--blank-after", bad],
+                #"slidegate: --blank-after: expected 0 (never) or a number of seconds from 1 to 86400, such as 30, got ""# + bad + #"""#)
+        }
+        expectUsageError(
+            ["--blank-after", "30", "--geometry", "400x60"],
+            "slidegate: --blank-after: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
+    }
+
     @Test func failedAttemptsAreShownOnlyWhereSomethingCanFail() throws {
         #expect(try options("--auth", "pam", "--show-failed-attempts").gateSettings.showFailedAttempts)
         #expect(try !options("--auth", "pam").gateSettings.showFailedAttempts)

@@ -71,6 +71,7 @@ import Testing
         #expect(line(report, "ok", "configuration", config + ": 2 settings read"), "\(report)")
         #expect(line(report, "ok", "display", screen.name + ": 1280x720, 1 monitor"), "\(report)")
         #expect(line(report, "ok", "extensions", "RandR, XInput 2, XKB, Composite, Present, Shape"), "\(report)")
+        #expect(!report.contains("blank screen"), "nothing blanks without --blank-after: \(report)")
         #expect(line(report, "ok", "slidegate-ui", "protocol"), "\(report)")
         #expect(line(report, "ok", "slidegate-auth", "protocol"), "\(report)")
         #expect(line(report, "ok", "pam", pam.directory + "/slidegate: a dry run reached its first prompt"), "\(report)")
@@ -215,6 +216,16 @@ import Testing
         #expect(line(report, "note", "extensions", "no RandR: the screen is covered as one monitor"), "\(report)")
         #expect(line(report, "note", "extensions", "no Composite: no overlay window to hold"), "\(report)")
         #expect(line(report, "ok", "extensions", "XInput 2, XKB, Present, Shape"), "\(report)")
+    }
+
+    /// `--blank-after` says what blanks the screen: Xvfb has no DPMS, so the screen saver
+    /// alone, which is a note and not a problem.
+    @Test func blankAfterSaysWhatBlanksTheScreen() throws {
+        let (status, report, _) = try check(["--blank-after", "2.5"])
+        #expect(status == 0, "\(report)")
+        #expect(
+            line(report, "note", "blank screen", "after 2.5 s without input: the screen saver alone; this server has no DPMS"),
+            "\(report)")
     }
 
     @Test func helpersThatAreMissingOrMuteAreProblems() throws {

@@ -1,4 +1,5 @@
 import CX11
+import CXScreenSaver
 import Glibc
 import Testing
 
@@ -245,6 +246,44 @@ import Testing
         try expectAsleepUntilTheScreenSaverEnds(ui)
         #expect(eventually { covered() && thumbShown(at: 0) }, "the lock shows once the screen saver ends")
         #expect(client.frames(x: 100, y: 100, width: 600, height: 80, over: 2.1) > 10, "the shimmer animates")
+        #expect(gate.isRunning)
+    }
+
+    /// Whether the X screen saver is on, as the server says.
+    func screenSaverOn() -> Bool {
+        var info = XScreenSaverInfo()
+        return XScreenSaverQueryInfo(client.display, client.root, &info) != 0 && info.state == ScreenSaverOn
+    }
+
+    /// `--blank-after`: a lock left alone blanks the screen and then wakes no process; the
+    /// first motion brings it back; Escape blanks it at once, once released.
+    @Test func blankAfterBlanksAQuietLockAndEscapeBlanksAtOnce() throws {
+        let gate = try lock(["--blank-after", "2"])
+        #expect(!screenSaverOn())
+        #expect(eventually(within: 4) { screenSaverOn() }, "blank 2 s after the last input")
+        sleep(seconds: 0.3)
+        let blank = wakeUps(ofTheLock: gate.pid, over: 1.5)
+        #expect(blank == 0, "the lock woke \(blank) times while the screen was blank")
+        client.move(700, 500)
+        #expect(eventually { !screenSaverOn() }, "the first motion ends the blank screen")
+        #expect(eventually { covered() && thumbShown(at: 0) }, "and shows the lock")
+        client.keyDown(0xff1b)
+        sleep(seconds: 0.3)
+        #expect(!screenSaverOn(), "not while Escape is down: its release would end it")
+        client.keyUp(0xff1b)
+        #expect(eventually(within: 0.8) { screenSaverOn() }, "Escape blanks at once")
+        client.move(710, 505)
+        #expect(eventually { !screenSaverOn() })
+        client.drag(from: (140, 140), to: (1000, 140))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+    }
+
+    /// Without `--blank-after`, Escape on the slider does nothing.
+    @Test func withoutBlankAfterEscapeBlanksNothing() throws {
+        let gate = try lock()
+        client.key(0xff1b)
+        sleep(seconds: 0.5)
+        #expect(!screenSaverOn())
         #expect(gate.isRunning)
     }
 

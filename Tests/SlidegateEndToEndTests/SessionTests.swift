@@ -472,12 +472,9 @@ extension String {
         let settings = try blankingSettings()
         #expect(settings.contains("300") && settings.contains("no"), "\(settings)")
         let gate = try lock()
-        let tree = [gate.pid, guardOf(gate.pid)] + children(of: guardOf(gate.pid))
         try screen.run("/usr/bin/xset", "s", "activate")
         sleep(seconds: 0.5)
-        let before = tree.compactMap(contextSwitches(of:)).reduce(0, +)
-        sleep(seconds: 1.5)
-        let blank = tree.compactMap(contextSwitches(of:)).reduce(0, +) - before
+        let blank = wakeUps(ofTheLock: gate.pid, over: 1.5)
         #expect(blank == 0, "the lock woke \(blank) times while the screen was blank")
         client.move(700, 500)
         client.move(710, 505)

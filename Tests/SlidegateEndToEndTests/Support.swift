@@ -387,6 +387,15 @@ func contextSwitches(of pid: pid_t) -> Int? {
     return total
 }
 
+/// The wake-ups (`contextSwitches`) of a lock's processes — slidegate, its guard and the
+/// guard's children — over `seconds` from now, summed.
+func wakeUps(ofTheLock pid: pid_t, over seconds: Double) -> Int {
+    let tree = [pid, guardOf(pid)] + children(of: guardOf(pid))
+    let before = tree.compactMap(contextSwitches(of:)).reduce(0, +)
+    sleep(seconds: seconds)
+    return tree.compactMap(contextSwitches(of:)).reduce(0, +) - before
+}
+
 extension Substring {
     var trimmingSpaces: String { String(filter { !$0.isWhitespace }) }
 }

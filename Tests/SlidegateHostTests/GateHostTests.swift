@@ -15,6 +15,8 @@ import Testing
         var keyboardLayout: String?
         var wakes = 0
         func wakeScreen() { wakes += 1 }
+        var blanks = 0
+        func blankScreen() { blanks += 1 }
     }
 
     /// Watches nothing by itself: `fire` calls a watched descriptor's handler, as the event
@@ -53,11 +55,11 @@ import Testing
     let watcher = StandInWatcher()
     static let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: 600, height: 80))
 
-    func host(_ arguments: [String], auth: AuthSession? = nil, methods: [PassiveMethod] = []) throws -> GateHost {
+    func host(_ arguments: [String], auth: AuthSession? = nil, methods: [PassiveMethod] = [], start: Double = boottimeNow()) throws -> GateHost {
         guard case .run(let options) = try Options.parse(arguments) else { throw UserError("not a run", status: .usage) }
         return GateHost(
             options: options, pinLength: 0, layout: Self.layout, auth: auth, methods: methods, server: server, watcher: watcher,
-            start: boottimeNow())
+            start: start)
     }
 
     /// slidegate-auth, built beside the test bundle.
@@ -143,6 +145,62 @@ import Testing
         #expect(server.wakes == 1)
         #expect(host.gate.methodLimiter.failures == 1)
         #expect(host.failures.count == 1)
+        host.finish()
+    }
+
+    /// `--blank-after`: the screen blanks once the person has been still that long, once;
+    /// input starts the wait again, and blanks it again after as long.
+    @Test func theScreenBlanksAfterAQuietSpellOnceUntilInput() throws {
+        let start = 1000.0
+        let host = try host(["--auth", "none", "--blank-after", "30"], start: start)
+        #expect(host.deadline == start + 30)
+        #expect(host.handle(.motion(x: 5, y: 5), at: start + 10) == nil)
+        #expect(host.deadline == start + 40, "input moved the deadline")
+        #expect(host.advance(to: start + 39.9) == nil)
+        #expect(server.blanks == 0)
+        #expect(host.advance(to: start + 40) == nil)
+        #expect(server.blanks == 1)
+        #expect(host.deadline == nil, "a blank screen waits for input: no wake-up")
+        #expect(host.advance(to: start + 500) == nil)
+        #expect(server.blanks == 1)
+        _ = host.keyPressed(KeyPress(keysym: 0x61), at: start + 500)
+        #expect(host.deadline == start + 530, "a key the gate takes nothing from is input too")
+        #expect(host.advance(to: start + 530) == nil)
+        #expect(server.blanks == 2)
+    }
+
+    /// Escape on the slider blanks at once — when it is released, since the server ends a
+    /// blank screen at any input — and only with `--blank-after`.
+    @Test func escapeBlanksOnItsReleaseWithBlankAfterOnly() throws {
+        let start = 1000.0
+        let escape = KeyPress(keysym: 0xff1b, password: PasswordKey(entry: .escape))
+        let blanking = try host(["--auth", "none", "--blank-after", "600"], start: start)
+        #expect(blanking.keyPressed(escape, at: start + 1) == nil)
+        #expect(server.blanks == 0, "not while the key is down")
+        #expect(blanking.deadline == nil)
+        #expect(blanking.keyReleased(at: start + 1.1) == nil)
+        #expect(server.blanks == 1)
+        #expect(blanking.deadline == nil)
+        #expect(blanking.keyReleased(at: start + 2) == nil)
+        #expect(server.blanks == 1, "another key's release does not blank")
+        #expect(blanking.deadline == start + 602)
+        let plain = try host(["--auth", "none"], start: start)
+        #expect(plain.keyPressed(escape, at: start + 1) == nil)
+        #expect(plain.keyReleased(at: start + 1.1) == nil)
+        #expect(plain.deadline == nil)
+        #expect(server.blanks == 1, "no --blank-after: Escape does nothing")
+    }
+
+    /// With the password field open, Escape edits it and blanks nothing.
+    @Test func escapeInThePasswordFieldBlanksNothing() throws {
+        let auth = try AuthSession(helperPath: Self.helperPath, service: "slidegate-test-none", tty: ":99")
+        let host = try host(["--auth", "pam", "--blank-after", "600"], auth: auth)
+        _ = host.keyPressed(KeyPress(keysym: 0x61, password: PasswordKey(entry: .character, character: "a")), at: boottimeNow())
+        #expect(host.gate.entry.isOpen && host.gate.entry.count == 1)
+        _ = host.keyPressed(KeyPress(keysym: 0xff1b, password: PasswordKey(entry: .escape)), at: boottimeNow())
+        _ = host.keyReleased(at: boottimeNow())
+        #expect(server.blanks == 0)
+        #expect(host.gate.entry.count == 0, "Escape emptied the field")
         host.finish()
     }
 }
