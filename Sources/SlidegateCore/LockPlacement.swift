@@ -50,14 +50,20 @@ package enum LockPlacement {
         package var message: Bool
         package var pinLength: Int
         package var clock: Bool
+        /// `--status-command`'s line, under the clock (in the clock's window).
+        package var status: Bool
         package var switchUser: Bool
 
-        package init(message: Bool = false, pinLength: Int = 0, clock: Bool = false, switchUser: Bool = false) {
+        package init(message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, switchUser: Bool = false) {
             self.message = message
             self.pinLength = pinLength
             self.clock = clock
+            self.status = status
             self.switchUser = switchUser
         }
+
+        /// Whether the clock's window is there: for the clock, the status line or both.
+        package var clockWindow: Bool { clock || status }
     }
 
     /// Where everything goes, on the root window. A part the lock does not show has an
@@ -94,10 +100,10 @@ package enum LockPlacement {
         if parts.pinLength > 0 {
             placed.wheels = wheelRow(count: parts.pinLength, above: parts.message ? message : slider, slider: slider, on: monitor, scale: scale)
         }
-        if parts.clock {
+        if parts.clockWindow {
             let highest = [parts.message ? message : nil, parts.pinLength > 0 && placed.wheels.y < slider.y ? placed.wheels : nil]
                 .compactMap { $0 }.reduce(slider) { $1.y < $0.y ? $1 : $0 }
-            placed.clock = clockArea(above: highest, slider: slider, on: monitor, scale: scale)
+            placed.clock = clockArea(above: highest, slider: slider, on: monitor, scale: scale, clock: parts.clock, status: parts.status)
         }
         if parts.switchUser {
             let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
@@ -149,18 +155,26 @@ package enum LockPlacement {
         return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
     }
 
-    /// The clock's window: the time about 1.2 slider heights tall over a date line, centred on the
-    /// slider, above the highest of what is above it, and below the banner strip. Where
+    /// The clock's window: the time about 1.2 slider heights tall over a date line, and the
+    /// status line under them (`statusLineHeight`; either part may be left out), centred on
+    /// the slider, above the highest of what is above it, and below the banner strip. Where
     /// there is no room for it (a slider near the top), it is a single pixel of the cover's
     /// colour, and the UI draws nothing there.
-    package static func clockArea(above: Rect, slider: Rect, on monitor: Rect, scale: Double) -> Rect {
-        let height = (slider.height * 2.2).rounded()
+    package static func clockArea(
+        above: Rect, slider: Rect, on monitor: Rect, scale: Double, clock: Bool = true, status: Bool = false
+    ) -> Rect {
+        let height = (clock ? (slider.height * 2.2).rounded() : 0) + (status ? statusLineHeight(forSlider: slider.height) : 0)
         let width = max(min(monitor.width - 32, max(slider.width, 420 * scale)).rounded(), 1)
         let top = above.y - (slider.height * 0.5).rounded() - height
         guard top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) else {
             return Rect(x: monitor.x, y: monitor.y, width: 1, height: 1)
         }
         return Rect(x: (slider.midX - width / 2).rounded(.down), y: top, width: width, height: height)
+    }
+
+    /// The status line's strip at the bottom of the clock's window: 0.45 of the slider's height.
+    package static func statusLineHeight(forSlider height: Double) -> Double {
+        max((height * 0.45).rounded(), 1)
     }
 
     /// The banner strip's height: a box four fifths of the slider's height (at least 48

@@ -160,6 +160,32 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "status-command", argument: .command, placeholder: "CMD", expected: "a shell command", defaultValue: nil,
+            modes: .lock, section: .lockScreen,
+            help: [
+                "lock mode: a line under the clock: the first line CMD prints",
+                "(/bin/sh -c), run again every --status-interval seconds",
+            ],
+            summary: "lock mode: a status line from a command's output",
+            enforcement: .exact,
+            look: true,
+            set: { p, v, _ in
+                guard !v.allSatisfy(\.isWhitespace) else { return false }
+                p.options.statusCommand = v
+                return true
+            }),
+        OptionSpec(
+            name: "status-interval", argument: .text, placeholder: "SECONDS", expected: "a number of seconds from 5 to 3600, such as 60",
+            defaultValue: "60", modes: .lock, section: .lockScreen,
+            help: ["lock mode: how often --status-command runs (default 60)"],
+            summary: "lock mode: how often the status command runs",
+            look: true,
+            set: { p, v, _ in
+                guard let seconds = Options.parseSeconds(v), StatusLine.intervals.contains(seconds) else { return false }
+                p.options.statusInterval = seconds
+                return true
+            }),
+        OptionSpec(
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
             summary: "lock mode: a background image",

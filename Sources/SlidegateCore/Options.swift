@@ -64,6 +64,11 @@ package struct Options: Equatable, Sendable {
     /// Escape on the slider blanks it at once (0: never, and Escape does nothing).
     package var blankAfter = 0.0
 
+    /// `--status-command`: the command whose first line of output shows under the clock,
+    /// and `--status-interval`, how often it runs.
+    package var statusCommand: String?
+    package var statusInterval = StatusLine.defaultInterval
+
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
 
@@ -101,7 +106,7 @@ package struct Options: Equatable, Sendable {
     package static let minimumAspect = 2
     package static let maximumSide = 16384
     /// The longest value any option takes, in bytes of UTF-8 (the settings message the UI
-    /// gets carries seven of them, and must stay within a frame).
+    /// gets carries eight of them, and must stay within a frame).
     package static let maximumValue = 4096
 
     package var gateSettings: Gate.Settings {

@@ -153,6 +153,9 @@ extension Options {
             guard let name = method.service?.option, commandLine.contains(where: { $0.option.name == name }) else { continue }
             throw UserError("--\(name): the service is only used with \(method.rawValue) in --auth", status: .usage)
         }
+        if options.statusCommand == nil, commandLine.contains(where: { $0.option.name == "status-interval" }) {
+            throw UserError("--status-interval: says how often --status-command runs, which is not given", status: .usage)
+        }
         if options.grace > 0 && options.auth == .none {
             throw UserError("--grace: with --auth none the slide alone always opens the lock; give --auth too", status: .usage)
         }
@@ -213,7 +216,7 @@ extension Options {
 
     /// The lock-mode settings that open the lock without `--auth` or run a command while it
     /// is up: with an enforced `auth` each is what the enforced file sets, or none.
-    package static let pinnedByEnforcedAuth = ["grace", "timeout", "key-command", "switch-user-command"]
+    package static let pinnedByEnforcedAuth = ["grace", "timeout", "key-command", "switch-user-command", "status-command"]
 
     /// With an enforced `auth`, a user's value of a `pinnedByEnforcedAuth` setting the
     /// enforced file does not set is exit 2 naming both (the enforced `auth` would be

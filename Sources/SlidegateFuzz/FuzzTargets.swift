@@ -10,7 +10,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case decoders
     /// The command line and the configuration file.
     case options
-    /// theme.conf, the PIN file, and the keysym → character table.
+    /// theme.conf, the PIN file, the keysym → character table, and a status command's output.
     case files
     /// The gate, fed a sequence of inputs and times.
     case gate
@@ -151,6 +151,10 @@ extension FuzzTarget {
         _ = try? ThemeConfig(parsing: text, path: "/fuzz/theme.conf")
         if let pin = try? PinFile(parsing: text), !(4...12).contains(pin.length) {
             throw FuzzFailure("a PIN file of \(pin.length) digits was taken")
+        }
+        let line = StatusLine.clean(bytes)
+        if line.utf8.count > StatusLine.maximumBytes || line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            throw FuzzFailure("a status line of \(line.utf8.count) bytes, or with a control character, was kept")
         }
         var reader = FuzzBytes(bytes)
         while !reader.isEmpty {

@@ -61,10 +61,10 @@ final class LockCover {
 
     init(
         display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool,
-        switchUser: Bool, scale: Double
+        status: Bool, switchUser: Bool, scale: Double
     ) throws(UserError) {
         self.scale = scale
-        parts = LockPlacement.Parts(message: message, pinLength: pinLength, clock: clock, switchUser: switchUser)
+        parts = LockPlacement.Parts(message: message, pinLength: pinLength, clock: clock, status: status, switchUser: switchUser)
         self.display = display
         self.background = background
         sliderGeometry = geometry
@@ -187,7 +187,7 @@ final class LockCover {
     /// The windows inside the cover, with where each belongs.
     private var inner: [(window: Window, rect: Rect)] {
         [(sliderWindow, slider), (bannerWindow, banner)] + (parts.message ? [(messageWindow, message)] : [])
-            + (parts.pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (parts.clock ? [(clockWindow, clock)] : [])
+            + (parts.pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (parts.clockWindow ? [(clockWindow, clock)] : [])
             + (parts.switchUser ? [(switchUserWindow, switchUser)] : [])
     }
 
@@ -222,7 +222,7 @@ final class LockCover {
         bannerWindow = child()
         messageWindow = parts.message ? child() : 0
         wheelsWindow = parts.pinLength > 0 ? child() : 0
-        clockWindow = parts.clock ? child() : 0
+        clockWindow = parts.clockWindow ? child() : 0
         switchUserWindow = parts.switchUser ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))

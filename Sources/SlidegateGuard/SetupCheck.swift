@@ -471,6 +471,8 @@ package enum SetupCheck {
         if let theme = options.theme { settings.append("theme=\(theme)") }
         if let image = options.image, decodingTheImage { settings.append("image=\(image)") }
         if let scale = options.scale { settings.append("scale=\(scale)") }
+        // The drawing program runs the status command, as while locked: the guard never does.
+        if let command = options.statusCommand { settings.append("status-command=\(command)") }
         do throws(SystemError) {
             let (process, mine) = try start(try Executable(uiPath), ["--check-looks"] + settings, socketOn: 1)
             defer { mine.close() }
@@ -480,7 +482,8 @@ package enum SetupCheck {
             }
             var output: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let limit = boottimeNow() + patience
+            // A status command may take its whole time limit.
+            let limit = boottimeNow() + patience + (options.statusCommand == nil ? 0 : Double(StatusLine.timeLimit))
             while boottimeNow() < limit {
                 var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
                 _ = poll(&polled, 1, 100)

@@ -29,8 +29,11 @@ package final class ChildProcess {
 
     /// Starts `path` with `arguments` (argv[0] first); `descriptors` maps a descriptor in
     /// the child to one here. `executing`: the descriptor `path` names (/proc/self/fd/N),
-    /// which stays open until the exec (it is close-on-exec).
-    package init(_ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:], executing: Int32? = nil) throws(SystemError) {
+    /// which stays open until the exec (it is close-on-exec). `ownGroup`: in a process group
+    /// of its own, which `signalGroup` reaches with whatever it started.
+    package init(
+        _ path: String, _ arguments: [String], descriptors: [Int32: Int32] = [:], executing: Int32? = nil, ownGroup: Bool = false
+    ) throws(SystemError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -41,7 +44,9 @@ package final class ChildProcess {
         for signal in SignalWatch.terminating + [SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(clamping: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(clamping: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -81,9 +86,12 @@ package final class ChildProcess {
         started = boottimeNow()
     }
 
-    /// `/bin/sh -c command`, with `arguments` as `$1`…; `descriptors` as in `init`.
-    package convenience init(shell command: String, arguments: [String] = [], descriptors: [Int32: Int32] = [:]) throws(SystemError) {
-        try self.init("/bin/sh", ["sh", "-c", command] + (arguments.isEmpty ? [] : ["sh"] + arguments), descriptors: descriptors)
+    /// `/bin/sh -c command`, with `arguments` as `$1`…; `descriptors` and `ownGroup` as in `init`.
+    package convenience init(
+        shell command: String, arguments: [String] = [], descriptors: [Int32: Int32] = [:], ownGroup: Bool = false
+    ) throws(SystemError) {
+        try self.init(
+            "/bin/sh", ["sh", "-c", command] + (arguments.isEmpty ? [] : ["sh"] + arguments), descriptors: descriptors, ownGroup: ownGroup)
     }
 
     /// Starts `--unlock-command`; nil, after saying why on stderr, when it cannot start
@@ -110,6 +118,12 @@ package final class ChildProcess {
 
     package func signal(_ n: Int32) {
         if exit == nil { kill(pid, n) }
+    }
+
+    /// Signals its process group (started with `ownGroup`): it and what it started, even
+    /// once it has ended itself.
+    package func signalGroup(_ n: Int32) {
+        kill(-pid, n)
     }
 
     /// Ends it: SIGTERM, up to 0.1 s to go, then SIGKILL; reaps it.

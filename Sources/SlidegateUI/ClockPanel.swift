@@ -6,7 +6,7 @@ import SlidegateSystem
 import SlidegateXlib
 
 /// Lock mode's clock: the guard's clock window, its back buffer, and a timer on the wall
-/// clock for when its text next changes. It wakes the UI once a minute (once a second if a
+/// clock for when its text next changes; `--status-command`'s line in a strip under it. It wakes the UI once a minute (once a second if a
 /// format shows seconds), never between, and not while the screen is blank; a clock set
 /// or a machine woken from sleep repaints it at once.
 final class ClockPanel {
@@ -14,13 +14,18 @@ final class ClockPanel {
     let surface: WindowSurface
     private let renderer: ClockRenderer
     private let clock: WallClock
-    private var shown: (time: String, date: String)?
+    private var shown: (time: String, date: String, status: String)?
+    /// `--status-command`'s line as last read.
+    private var status = ""
     let timer: WallClockTimer
     /// The text may have changed: the timer fired, or the screen came back.
     private(set) var due = true
 
     /// Nil when the window has no room for a clock (the guard made it a single pixel).
-    init?(display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?) throws(UserError) {
+    /// `statusHeight`: the status line's strip at the window's bottom (0: none).
+    init?(
+        display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?, statusHeight: Double
+    ) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
             throw UserError("--lock-ui: no window \(window)", status: .internalError)
@@ -32,9 +37,11 @@ final class ClockPanel {
             display: display, drawable: window, visual: visual, depth: attributes.depth, width: Int(attributes.width),
             height: Int(attributes.height))
         renderer = ClockRenderer(
-            width: Double(attributes.width), height: Double(attributes.height), background: options.background,
+            width: Double(attributes.width), height: Double(attributes.height), statusHeight: statusHeight,
+            background: options.background,
             backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
-        clock = WallClock(time: options.clockFormat, date: options.dateFormat)
+        // With --no-clock the window holds only the status line.
+        clock = options.showsClock ? WallClock(time: options.clockFormat, date: options.dateFormat) : WallClock(time: "", date: "")
         timer = try WallClockTimer()
     }
 
@@ -46,10 +53,17 @@ final class ClockPanel {
         let text = clock.text(at: wall.tv_sec)
         timer.arm(at: clock.nextChange(after: wall))
         due = false
-        guard shown.map({ $0 != text }) ?? true else { return }
-        try surface.paint { (cr) throws(RenderError) in try renderer.draw(time: text.time, date: text.date, into: cr) }
+        guard shown.map({ $0 != (text.time, text.date, status) }) ?? true else { return }
+        try surface.paint { (cr) throws(RenderError) in try renderer.draw(time: text.time, date: text.date, status: status, into: cr) }
         surface.present(on: window)
-        shown = text
+        shown = (text.time, text.date, status)
+    }
+
+    /// `--status-command` printed a new line: painted in the next pass.
+    func show(status line: String) {
+        guard line != status else { return }
+        status = line
+        due = true
     }
 
     /// The timer fired, or the clock was set.

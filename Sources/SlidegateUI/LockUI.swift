@@ -38,6 +38,8 @@ package final class LockUI {
     /// The PIN wheels' row relative to the slider, as the guard's `layout` says.
     private var wheelArea: Rect?
     private var clockPanel: ClockPanel?
+    /// `--status-command`, run for the line under the clock.
+    private var statusCommand: StatusCommand?
     /// The event loop's watch of the clock panel's timer.
     private var clockWatch: EventLoop.Watch?
     /// `--image` on the cover, and under each window.
@@ -137,6 +139,11 @@ package final class LockUI {
             backdrop: wallpaper?.backdrop(under: stage.window))
         try makeWheelsPanel()
         try makeNoticeWindows()
+        if let command = options.statusCommand {
+            let status = StatusCommand(command: command, interval: options.statusInterval, loop: loop, now: boottimeNow())
+            status.changed = { [unowned self, unowned status] in clockPanel?.show(status: status.line) }
+            statusCommand = status
+        }
     }
 
     private func run() throws(UserError) -> ExitStatus {
@@ -150,9 +157,14 @@ package final class LockUI {
     private func pass() throws(UserError) -> EventLoop.Turn {
         let now = boottimeNow()
         if case .exit(.signal(let n)) = gate.advance(to: now) { return .exit(.signal(n)) }
-        let deadline = try painter.frame(
-            gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
-            also: { [unowned self] (scene) throws(UserError) in try paintBanner(scene.banner) })
+        statusCommand?.advance(to: now, blank: blanking.isBlank)
+        var earliest = Earliest()
+        earliest.consider(
+            try painter.frame(
+                gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
+                also: { [unowned self] (scene) throws(UserError) in try paintBanner(scene.banner) }))
+        earliest.consider(statusCommand?.deadline(blank: blanking.isBlank))
+        let deadline = earliest.time
         if lendAsked { lend(at: now) }
         // A blank screen is drawn when it comes back; the guard need not step in.
         if drawnUntold, painter.shown != nil || blanking.isBlank {
@@ -220,7 +232,9 @@ package final class LockUI {
     /// mirrored gate's state: once the gate has ended (the guard's stopping it after an
     /// unlock), the gate takes no more input, and the UI must still go at once.
     private func handleSignals() -> ExitStatus? {
-        signals.pending().first { $0 != SIGCHLD }.map { .signal($0) }
+        let pending = signals.pending()
+        if pending.contains(SIGCHLD) { statusCommand?.reap() }
+        return pending.first { $0 != SIGCHLD }.map { .signal($0) }
     }
 
     /// Applies the guard's messages. The guard closing its end ends the UI.
@@ -281,7 +295,9 @@ package final class LockUI {
             ? nil
             : try ClockPanel(
                 display: display, window: windows.clock, options: options, fontMap: fontMap,
-                backdrop: wallpaper?.backdrop(under: windows.clock))
+                backdrop: wallpaper?.backdrop(under: windows.clock),
+                statusHeight: options.statusCommand == nil ? 0 : LockPlacement.statusLineHeight(forSlider: stage.slider.height))
+        if let status = statusCommand { clockPanel?.show(status: status.line) }
         if let clock = clockPanel {
             clockWatch = loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
                 clockPanel?.timerFired()

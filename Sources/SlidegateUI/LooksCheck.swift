@@ -58,6 +58,15 @@ package enum LooksCheck {
                     ? .init(.ok, "label font", "every character of the label has a font (\(family))")
                     : .init(.note, "label font", "no installed font has \(shown(missing)): the lock screen would show \(missing.count == 1 ? "a box in its" : "boxes in their") place"))
         }
+        if let command = settings["status-command"] {
+            switch StatusCommand.once(command) {
+            case .line(let line):
+                findings.append(.init(.ok, "status line", line.isEmpty ? "\(command): ran, printed no line" : "\(command): \"\(line)\""))
+            case let failed:
+                let failure = StatusLine.failure(failed) ?? ""
+                findings.append(.init(.note, "status line", "\(command): \(failure); the lock would show no line from it"))
+            }
+        }
         let words = Translation.strings()
         if words != Strings() {
             let missingWords = fonts.uncovered(words.all.joined(), family: family)

@@ -38,6 +38,10 @@ import Testing
                   --no-clock             lock mode: no clock and no date
                   --blank-after SECONDS  lock mode: blank the screen after SECONDS without input (0:
                                          never); Escape on the slider blanks it at once
+                  --status-command CMD   lock mode: a line under the clock: the first line CMD prints
+                                         (/bin/sh -c), run again every --status-interval seconds
+                  --status-interval SECONDS
+                                         lock mode: how often --status-command runs (default 60)
                   --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
                   --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
                                          fit, center, tile or stretch

@@ -98,9 +98,17 @@ import Testing
         let enforceable = OptionSpec.all.filter { $0.enforcement != nil }.map(\.name)
         #expect(
             enforceable == [
-                "blank-after", "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
+                "blank-after", "status-command", "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
                 "show-failed-attempts", "unlock-command", "above", "undecorated", "timeout", "countdown",
             ])
+    }
+
+    /// A status command runs while the lock is up (and could end it): with `auth` enforced,
+    /// only the enforced file's.
+    @Test func anEnforcedAuthPinsTheStatusCommand() throws {
+        #expect(refusal(["--status-command", "pkill slidegate"], enforced: "auth=pam\n") != nil)
+        #expect(try options(["--status-command", "date"], enforced: "auth=pam\nstatus-command=date\n").statusCommand == "date")
+        #expect(try options([], enforced: "status-command=acpi -b\n").statusCommand == "acpi -b")
     }
 
     /// A machine's power policy: the enforced wait before the screen blanks is the wait.

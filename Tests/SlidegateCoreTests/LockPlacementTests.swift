@@ -46,4 +46,18 @@ private let full = LockPlacement.Monitor(rect: screen, primary: false)
         #expect(Int(pixels: .nan) == 0)
         #expect(Int(pixels: 1e12) == 32767)
     }
+
+    /// `--status-command`'s strip is under the clock, in its window; alone, the window is
+    /// that strip, just above the slider.
+    @Test func theStatusLineIsAStripUnderTheClock() {
+        let slider = Rect(x: 451, y: 535, width: 378, height: 54)
+        let clock = LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init(clock: true)).clock
+        #expect(clock == Rect(x: 430, y: 389, width: 420, height: 119))
+        #expect(LockPlacement.statusLineHeight(forSlider: slider.height) == 24)
+        let both = LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init(clock: true, status: true)).clock
+        #expect(both == Rect(x: 430, y: 365, width: 420, height: 143), "as low as the clock alone, 24 pixels taller")
+        let alone = LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init(status: true)).clock
+        #expect(alone == Rect(x: 430, y: 484, width: 420, height: 24))
+        #expect(LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init()).clock == .zero)
+    }
 }

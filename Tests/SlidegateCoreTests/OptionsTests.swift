@@ -266,6 +266,25 @@ extension UserError {
             "slidegate: --blank-after: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
     }
 
+    @Test func aStatusCommandRunsEvery5To3600Seconds() throws {
+        let o = try options("--status-command", "acpi -b")
+        #expect(o.statusCommand == "acpi -b" && o.statusInterval == 60)
+        #expect(try options("--status-command", "date", "--status-interval", "5").statusInterval == 5)
+        #expect(try options("--status-command", "date", "--status-interval", "3600").statusInterval == 3600)
+        for bad in ["4.9", "3601", "0", "x"] {
+            expectUsageError(
+                ["--status-command", "date", "--status-interval", bad],
+                #"slidegate: --status-interval: expected a number of seconds from 5 to 3600, such as 60, got ""# + bad + #"""#)
+        }
+        expectUsageError(["--status-command", " "], #"slidegate: --status-command: expected a shell command, got " ""#)
+        expectUsageError(
+            ["--status-interval", "30"], "slidegate: --status-interval: says how often --status-command runs, which is not given")
+        expectUsageError(
+            ["--status-command", "date", "--geometry", "400x60"],
+            "slidegate: --status-command: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
+        #expect(o.looks.map(\.name) == ["status-command"], "the UI runs it: the guard sends it")
+    }
+
     @Test func failedAttemptsAreShownOnlyWhereSomethingCanFail() throws {
         #expect(try options("--auth", "pam", "--show-failed-attempts").gateSettings.showFailedAttempts)
         #expect(try !options("--auth", "pam").gateSettings.showFailedAttempts)

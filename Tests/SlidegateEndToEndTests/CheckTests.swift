@@ -228,6 +228,17 @@ import Testing
             "\(report)")
     }
 
+    /// `--status-command` is run once, by the drawing program, as the lock would: its line,
+    /// or what went wrong as a note.
+    @Test func theStatusCommandIsRunOnce() throws {
+        let (status, report, _) = try check(["--status-command", "printf 'battery \\033[32m84%%\\033[0m\\n'"])
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "ok", "status line", "\"battery 84%\""), "\(report)")
+        let (failing, failed, _) = try check(["--status-command", "exit 3"])
+        #expect(failing == 0, "\(failed)")
+        #expect(line(failed, "note", "status line", "exit 3: exited with status 3; the lock would show no line from it"), "\(failed)")
+    }
+
     @Test func helpersThatAreMissingOrMuteAreProblems() throws {
         let program = scratch.path + "/slidegate"
         #expect(copyFile(slidegatePath, program))

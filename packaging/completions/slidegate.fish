@@ -6,6 +6,8 @@ complete -c slidegate -l clock-format -x -d 'lock mode: the clock\'s strftime fo
 complete -c slidegate -l date-format -x -d 'lock mode: the date\'s strftime format'
 complete -c slidegate -l no-clock -d 'lock mode: no clock'
 complete -c slidegate -l blank-after -x -d 'lock mode: blank the screen after a while without input'
+complete -c slidegate -l status-command -x -a '(__fish_complete_command)' -d 'lock mode: a status line from a command\'s output'
+complete -c slidegate -l status-interval -x -d 'lock mode: how often the status command runs'
 complete -c slidegate -l image -r -F -d 'lock mode: a background image'
 complete -c slidegate -l image-mode -x -a 'fill fit center tile stretch' -d 'lock mode: how the image meets each monitor'
 complete -c slidegate -l reveal -x -a 'none center left right top bottom' -d 'how the gate opens'
