@@ -127,8 +127,8 @@ extension ConfigFile {
 }
 
 extension StringProtocol {
-    /// Without spaces and tabs at either end.
-    fileprivate var trimmingSpaces: String {
+    /// Without spaces, tabs and carriage returns at either end.
+    package var trimmingSpaces: String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         return String(drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }

@@ -52,18 +52,25 @@ package enum LockPlacement {
         package var clock: Bool
         /// `--status-command`'s line, under the clock (in the clock's window).
         package var status: Bool
+        /// `--show-user`'s picture and name, above the clock (in the clock's window).
+        package var user: Bool
         package var switchUser: Bool
 
-        package init(message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, switchUser: Bool = false) {
+        package init(
+            message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, user: Bool = false,
+            switchUser: Bool = false
+        ) {
             self.message = message
             self.pinLength = pinLength
             self.clock = clock
             self.status = status
+            self.user = user
             self.switchUser = switchUser
         }
 
-        /// Whether the clock's window is there: for the clock, the status line or both.
-        package var clockWindow: Bool { clock || status }
+        /// Whether the clock's window is there: for any of the clock, the status line and
+        /// the user.
+        package var clockWindow: Bool { clock || status || user }
     }
 
     /// Where everything goes, on the root window. A part the lock does not show has an
@@ -103,7 +110,8 @@ package enum LockPlacement {
         if parts.clockWindow {
             let highest = [parts.message ? message : nil, parts.pinLength > 0 && placed.wheels.y < slider.y ? placed.wheels : nil]
                 .compactMap { $0 }.reduce(slider) { $1.y < $0.y ? $1 : $0 }
-            placed.clock = clockArea(above: highest, slider: slider, on: monitor, scale: scale, clock: parts.clock, status: parts.status)
+            placed.clock = clockArea(
+                above: highest, slider: slider, on: monitor, scale: scale, clock: parts.clock, status: parts.status, user: parts.user)
         }
         if parts.switchUser {
             let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
@@ -155,21 +163,27 @@ package enum LockPlacement {
         return Rect(x: max(monitor.x, min(x, monitor.maxX - width)), y: y, width: width, height: height)
     }
 
-    /// The clock's window: the time about 1.2 slider heights tall over a date line, and the
-    /// status line under them (`statusLineHeight`; either part may be left out), centred on
-    /// the slider, above the highest of what is above it, and below the banner strip. Where
-    /// there is no room for it (a slider near the top), it is a single pixel of the cover's
-    /// colour, and the UI draws nothing there.
+    /// The clock's window: the user's picture and name (`userHeight`), the time about 1.2
+    /// slider heights tall over a date line, and the status line (`statusLineHeight`), top
+    /// to bottom, any part left out, centred on the slider, above the highest of what is
+    /// above it, and below the banner strip. Where there is no room for it (a slider near
+    /// the top), it is a single pixel of the cover's colour, and the UI draws nothing there.
     package static func clockArea(
-        above: Rect, slider: Rect, on monitor: Rect, scale: Double, clock: Bool = true, status: Bool = false
+        above: Rect, slider: Rect, on monitor: Rect, scale: Double, clock: Bool = true, status: Bool = false, user: Bool = false
     ) -> Rect {
-        let height = (clock ? (slider.height * 2.2).rounded() : 0) + (status ? statusLineHeight(forSlider: slider.height) : 0)
+        let height = (user ? userHeight(forSlider: slider.height) : 0) + (clock ? (slider.height * 2.2).rounded() : 0)
+            + (status ? statusLineHeight(forSlider: slider.height) : 0)
         let width = max(min(monitor.width - 32, max(slider.width, 420 * scale)).rounded(), 1)
         let top = above.y - (slider.height * 0.5).rounded() - height
         guard top >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) else {
             return Rect(x: monitor.x, y: monitor.y, width: 1, height: 1)
         }
         return Rect(x: (slider.midX - width / 2).rounded(.down), y: top, width: width, height: height)
+    }
+
+    /// The user's strip at the top of the clock's window: 1.9 of the slider's height.
+    package static func userHeight(forSlider height: Double) -> Double {
+        max((height * 1.9).rounded(), 1)
     }
 
     /// The status line's strip at the bottom of the clock's window: 0.45 of the slider's height.

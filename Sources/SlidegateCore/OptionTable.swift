@@ -186,6 +186,16 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "show-user", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            section: .lockScreen,
+            help: ["lock mode: who is locked above the clock: the full name, and", "AccountsService's picture (else ~/.face) in a circle"],
+            summary: "lock mode: the user's name and picture",
+            look: true,
+            set: { p, _, _ in
+                p.options.showUser = true
+                return true
+            }),
+        OptionSpec(
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
             summary: "lock mode: a background image",

@@ -69,6 +69,9 @@ package struct Options: Equatable, Sendable {
     package var statusCommand: String?
     package var statusInterval = StatusLine.defaultInterval
 
+    /// `--show-user`: the user's name and picture above the clock.
+    package var showUser = false
+
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
 

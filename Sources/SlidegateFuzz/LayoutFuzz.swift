@@ -35,7 +35,7 @@ extension FuzzTarget {
         }
         let parts = LockPlacement.Parts(
             message: flags & 8 != 0, pinLength: flags & 16 != 0 ? Int(input.u8() % 12) + 1 : 0, clock: flags & 32 != 0,
-            status: flags & 128 != 0, switchUser: flags & 64 != 0)
+            status: flags & 128 != 0, user: input.u8() & 1 != 0, switchUser: flags & 64 != 0)
         let placed = LockPlacement.layout(monitors: monitors, screen: screen, slider: geometry, scale: scale, parts: parts)
         for rect in placed.all {
             guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite), rect.width >= 0, rect.height >= 0 else {

@@ -187,7 +187,8 @@ package final class Guard {
             try LockCover(
                 display: coverDisplay, background: options.background, slider: Self.sliderGeometry(coverOptions),
                 message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
-                status: options.statusCommand != nil, switchUser: options.switchUserCommand != nil, scale: coverScale)
+                status: options.statusCommand != nil, user: options.showUser, switchUser: options.switchUserCommand != nil,
+                scale: coverScale)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the

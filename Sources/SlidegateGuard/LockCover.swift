@@ -61,10 +61,11 @@ final class LockCover {
 
     init(
         display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool,
-        status: Bool, switchUser: Bool, scale: Double
+        status: Bool, user: Bool, switchUser: Bool, scale: Double
     ) throws(UserError) {
         self.scale = scale
-        parts = LockPlacement.Parts(message: message, pinLength: pinLength, clock: clock, status: status, switchUser: switchUser)
+        parts = LockPlacement.Parts(
+            message: message, pinLength: pinLength, clock: clock, status: status, user: user, switchUser: switchUser)
         self.display = display
         self.background = background
         sliderGeometry = geometry

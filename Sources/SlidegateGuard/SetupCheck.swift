@@ -473,6 +473,7 @@ package enum SetupCheck {
         if let scale = options.scale { settings.append("scale=\(scale)") }
         // The drawing program runs the status command, as while locked: the guard never does.
         if let command = options.statusCommand { settings.append("status-command=\(command)") }
+        if options.showUser { settings.append("show-user=1") }
         do throws(SystemError) {
             let (process, mine) = try start(try Executable(uiPath), ["--check-looks"] + settings, socketOn: 1)
             defer { mine.close() }

@@ -1,61 +1,109 @@
 import CGraphics
 import SlidegateCore
 
-/// Paints the lock screen's clock: the time large, the date in a line under it, and
-/// `--status-command`'s line in a strip at the bottom, all centred (the window is centred
-/// on the slider).
+/// Paints the lock screen's clock window, top to bottom: `--show-user`'s picture in a
+/// circle and the name under it, the time large with the date in a line under it, and
+/// `--status-command`'s line, all centred (the window is centred on the slider).
 package final class ClockRenderer {
     package let width: Double
     package let height: Double
-    /// The status line's strip at the bottom (0: none); the clock has the rest.
+    /// The user's strip at the top and the status line's at the bottom (0: none); the clock
+    /// has the rest.
+    private let userHeight: Double
     private let statusHeight: Double
     private let backdrop: Backdrop
     private let foreground: Color
     private let timeContext: OpaquePointer
     private let dateContext: OpaquePointer
     private let statusContext: OpaquePointer
+    private let nameContext: OpaquePointer
+    private let initialContext: OpaquePointer
+    /// `--show-user`: the name, and the picture (a Cairo image this renderer owns), if any.
+    private let user: (name: String, picture: OpaquePointer?)?
 
+    /// `user`'s picture becomes this renderer's, which destroys it.
     package init(
-        width: Double, height: Double, statusHeight: Double = 0, background: Color, backdrop: Backdrop? = nil, foreground: Color,
-        fontMap: FontMap, family: String = "Sans"
+        width: Double, height: Double, statusHeight: Double = 0, user: (name: String, picture: OpaquePointer?)? = nil,
+        userHeight: Double = 0, background: Color, backdrop: Backdrop? = nil, foreground: Color, fontMap: FontMap,
+        family: String = "Sans"
     ) {
         self.width = width
         self.height = height
         self.statusHeight = min(max(statusHeight, 0), height)
+        self.userHeight = user == nil ? 0 : min(max(userHeight, 0), height - self.statusHeight)
+        self.user = user
         self.backdrop = backdrop ?? Backdrop(color: background)
         self.foreground = foreground
-        let clockHeight = height - self.statusHeight
+        let clockHeight = height - self.statusHeight - self.userHeight
         timeContext = makePangoContext(fontMap, family: family + " Light", size: max(1, (clockHeight * 0.54).rounded()))
         dateContext = makePangoContext(fontMap, family: family, size: max(10, (clockHeight * 0.13).rounded()))
         statusContext = makePangoContext(fontMap, family: family, size: max(10, (self.statusHeight * 0.55).rounded()))
+        nameContext = makePangoContext(fontMap, family: family, size: max(10, (self.userHeight * 0.15).rounded()))
+        initialContext = makePangoContext(fontMap, family: family + " Light", size: max(10, (self.userHeight * 0.36).rounded()))
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(timeContext))
-        g_object_unref(UnsafeMutableRawPointer(dateContext))
-        g_object_unref(UnsafeMutableRawPointer(statusContext))
+        for context in [timeContext, dateContext, statusContext, nameContext, initialContext] {
+            g_object_unref(UnsafeMutableRawPointer(context))
+        }
+        if let picture = user?.picture { cairo_surface_destroy(picture) }
     }
 
-    /// Paints the whole window: the time in the upper part of the clock's and the date under
-    /// it, then the status line in its strip (any may be empty).
+    /// Paints the whole window: the user, the time with the date under it, then the status
+    /// line, each in its part (any may be empty).
     package func draw(time: String, date: String, status: String = "", into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
         backdrop.paint(cr)
-        cairo_set_source_rgba(cr, foreground.red, foreground.green, foreground.blue, foreground.alpha)
-        let clockHeight = height - statusHeight
+        setColor(cr, alpha: 1)
+        if let user, userHeight > 0 { drawUser(user.name, user.picture, cr) }
+        let top = userHeight
+        let clockHeight = height - statusHeight - userHeight
         let split = date.isEmpty ? clockHeight : (clockHeight * 0.76).rounded()
-        if !time.isEmpty { line(time, timeContext, in: Rect(x: 0, y: 0, width: width, height: split), cr) }
+        if !time.isEmpty { line(time, timeContext, in: Rect(x: 0, y: top, width: width, height: split), cr) }
         if !date.isEmpty {
-            let top = time.isEmpty ? 0 : split
-            line(date, dateContext, in: Rect(x: 0, y: top, width: width, height: clockHeight - top), cr)
+            let dateTop = time.isEmpty ? 0 : split
+            line(date, dateContext, in: Rect(x: 0, y: top + dateTop, width: width, height: clockHeight - dateTop), cr)
         }
         if !status.isEmpty, statusHeight > 0 {
-            cairo_set_source_rgba(cr, foreground.red, foreground.green, foreground.blue, foreground.alpha * 0.8)
-            line(status, statusContext, in: Rect(x: 0, y: clockHeight, width: width, height: statusHeight), cr)
+            setColor(cr, alpha: 0.8)
+            line(status, statusContext, in: Rect(x: 0, y: height - statusHeight, width: width, height: statusHeight), cr)
         }
         cairo_restore(cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the clock") }
+    }
+
+    private func setColor(_ cr: OpaquePointer, alpha: Double) {
+        cairo_set_source_rgba(cr, foreground.red, foreground.green, foreground.blue, foreground.alpha * alpha)
+    }
+
+    /// The picture in a circle (scaled to cover it, centred), or the name's initial on a
+    /// faint disc; the name under it.
+    private func drawUser(_ name: String, _ picture: OpaquePointer?, _ cr: OpaquePointer) {
+        let diameter = (userHeight * 0.68).rounded()
+        let centre = (x: (width / 2).rounded(), y: (userHeight * 0.04).rounded() + diameter / 2)
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_arc(cr, centre.x, centre.y, diameter / 2, 0, 2 * Double.pi)
+        if let picture, cairo_image_surface_get_width(picture) > 0, cairo_image_surface_get_height(picture) > 0 {
+            let w = Double(cairo_image_surface_get_width(picture))
+            let h = Double(cairo_image_surface_get_height(picture))
+            let scale = diameter / min(w, h)
+            cairo_clip(cr)
+            cairo_translate(cr, centre.x - w * scale / 2, centre.y - h * scale / 2)
+            cairo_scale(cr, scale, scale)
+            cairo_set_source_surface(cr, picture, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+        } else {
+            setColor(cr, alpha: 0.16)
+            cairo_fill(cr)
+            setColor(cr, alpha: 0.9)
+            line(UserIdentity.initial(of: name), initialContext, in: Rect(x: 0, y: centre.y - diameter / 2, width: width, height: diameter), cr)
+        }
+        cairo_restore(cr)
+        let nameTop = centre.y + diameter / 2
+        line(name, nameContext, in: Rect(x: 0, y: nameTop, width: width, height: userHeight - nameTop), cr)
     }
 
     /// One line of text centred in `area`, ellipsized to its width.

@@ -22,9 +22,11 @@ final class ClockPanel {
     private(set) var due = true
 
     /// Nil when the window has no room for a clock (the guard made it a single pixel).
-    /// `statusHeight`: the status line's strip at the window's bottom (0: none).
+    /// `statusHeight`: the status line's strip at the window's bottom, `userHeight` the
+    /// user's at its top (0: none).
     init?(
-        display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?, statusHeight: Double
+        display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?, statusHeight: Double,
+        userHeight: Double
     ) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
@@ -38,6 +40,7 @@ final class ClockPanel {
             height: Int(attributes.height))
         renderer = ClockRenderer(
             width: Double(attributes.width), height: Double(attributes.height), statusHeight: statusHeight,
+            user: (options.showUser ? UserCard.load() : nil).map { ($0.name, $0.picture?.image) }, userHeight: userHeight,
             background: options.background,
             backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
         // With --no-clock the window holds only the status line.

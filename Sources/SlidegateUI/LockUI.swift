@@ -296,7 +296,8 @@ package final class LockUI {
             : try ClockPanel(
                 display: display, window: windows.clock, options: options, fontMap: fontMap,
                 backdrop: wallpaper?.backdrop(under: windows.clock),
-                statusHeight: options.statusCommand == nil ? 0 : LockPlacement.statusLineHeight(forSlider: stage.slider.height))
+                statusHeight: options.statusCommand == nil ? 0 : LockPlacement.statusLineHeight(forSlider: stage.slider.height),
+                userHeight: options.showUser ? LockPlacement.userHeight(forSlider: stage.slider.height) : 0)
         if let status = statusCommand { clockPanel?.show(status: status.line) }
         if let clock = clockPanel {
             clockWatch = loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in

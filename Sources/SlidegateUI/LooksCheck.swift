@@ -1,3 +1,4 @@
+import CGraphics
 import Glibc
 import SlidegateCore
 import SlidegateRender
@@ -57,6 +58,15 @@ package enum LooksCheck {
                 missing.isEmpty
                     ? .init(.ok, "label font", "every character of the label has a font (\(family))")
                     : .init(.note, "label font", "no installed font has \(shown(missing)): the lock screen would show \(missing.count == 1 ? "a box in its" : "boxes in their") place"))
+        }
+        if settings["show-user"] != nil {
+            let card = UserCard.load()
+            if let picture = card.picture {
+                cairo_surface_destroy(picture.image)
+                findings.append(.init(.ok, "user", "\"\(card.name)\", picture \(picture.path)"))
+            } else {
+                findings.append(.init(.note, "user", "\"\(card.name)\": no picture (AccountsService's icon or ~/.face): the initial in a circle"))
+            }
         }
         if let command = settings["status-command"] {
             switch StatusCommand.once(command) {

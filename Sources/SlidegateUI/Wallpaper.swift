@@ -43,6 +43,14 @@ final class Wallpaper {
         }
     }
 
+    /// A small picture (`--show-user`'s) decoded whole as a Cairo image the caller owns.
+    static func picture(_ path: String) throws(RenderError) -> OpaquePointer {
+        _ = try info(path)
+        let pixbuf = try decode(path, at: nil)
+        defer { sg_pixbuf_free(pixbuf) }
+        return try surface(from: pixbuf)
+    }
+
     /// The picture's size and whether it is a JPEG, if gdk-pixbuf can read it and it is
     /// not too large to decode.
     private static func info(_ path: String) throws(RenderError) -> (size: Size, jpeg: Bool) {

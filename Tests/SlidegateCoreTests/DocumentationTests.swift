@@ -42,6 +42,8 @@ import Testing
                                          (/bin/sh -c), run again every --status-interval seconds
                   --status-interval SECONDS
                                          lock mode: how often --status-command runs (default 60)
+                  --show-user            lock mode: who is locked above the clock: the full name, and
+                                         AccountsService's picture (else ~/.face) in a circle
                   --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
                   --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
                                          fit, center, tile or stretch

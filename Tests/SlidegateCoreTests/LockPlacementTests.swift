@@ -59,5 +59,7 @@ private let full = LockPlacement.Monitor(rect: screen, primary: false)
         let alone = LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init(status: true)).clock
         #expect(alone == Rect(x: 430, y: 484, width: 420, height: 24))
         #expect(LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init()).clock == .zero)
+        let user = LockPlacement.layout(monitors: [full], screen: screen, slider: nil, scale: 1, parts: .init(clock: true, user: true)).clock
+        #expect(user == Rect(x: 430, y: 286, width: 420, height: 222), "the user's 103 pixels on top of the clock")
     }
 }

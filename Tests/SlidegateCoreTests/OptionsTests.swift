@@ -266,6 +266,15 @@ extension UserError {
             "slidegate: --blank-after: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
     }
 
+    @Test func showUserIsALookOfTheLockScreen() throws {
+        #expect(try options("--show-user").showUser)
+        #expect(try !options().showUser)
+        #expect(try options("--show-user").looks.map(\.name) == ["show-user"])
+        expectUsageError(
+            ["--show-user", "--geometry", "400x60"],
+            "slidegate: --show-user: belongs to the lock screen and cannot be combined with --geometry (windowed mode)")
+    }
+
     @Test func aStatusCommandRunsEvery5To3600Seconds() throws {
         let o = try options("--status-command", "acpi -b")
         #expect(o.statusCommand == "acpi -b" && o.statusInterval == 60)

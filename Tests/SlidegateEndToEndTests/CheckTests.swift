@@ -239,6 +239,16 @@ import Testing
         #expect(line(failed, "note", "status line", "exit 3: exited with status 3; the lock would show no line from it"), "\(failed)")
     }
 
+    /// `--show-user` says whose name and which picture the lock would show.
+    @Test func theUserAndTheirPictureAreNamed() throws {
+        let (_, without, _) = try check(["--show-user"], environment: ["HOME": scratch.path])
+        #expect(line(without, "note", "user", ": no picture (AccountsService's icon or ~/.face): the initial in a circle"), "\(without)")
+        try writePNG(scratch.path + "/.face", width: 8, height: 8) { _, _ in (255, 0, 0) }
+        let (status, report, _) = try check(["--show-user"], environment: ["HOME": scratch.path])
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "ok", "user", ", picture \(scratch.path)/.face"), "\(report)")
+    }
+
     @Test func helpersThatAreMissingOrMuteAreProblems() throws {
         let program = scratch.path + "/slidegate"
         #expect(copyFile(slidegatePath, program))

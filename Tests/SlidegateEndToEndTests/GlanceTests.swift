@@ -3,8 +3,9 @@ import Glibc
 import Testing
 
 /// What the lock screen shows besides the slider and the clock, each with the real part it
-/// talks to: `--status-command` with real shell commands, well-behaved and hostile.
-@Suite(.serialized) struct StatusLineEndToEndTests {
+/// talks to: `--status-command` with real shell commands, well-behaved and hostile, and
+/// `--show-user` with a real passwd entry and picture file.
+@Suite(.serialized) struct GlanceEndToEndTests {
     let screen: VirtualScreen
     let client: Client
     let scratch: Scratch
@@ -23,8 +24,9 @@ import Testing
 
     func sliderDrawn() -> Bool { client.brightness(451 + 6 + 8, 535 + 6 + 8) > 90 }
 
-    func lock(_ extra: [String]) throws -> Child {
-        let gate = try screen.slidegate(["--background", "#102030", "--foreground", "#ffffff", "--reduce-motion"] + extra)
+    func lock(_ extra: [String], environment: [String: String?] = [:]) throws -> Child {
+        let gate = try screen.slidegate(
+            ["--background", "#102030", "--foreground", "#ffffff", "--reduce-motion"] + extra, environment: environment)
         #expect(eventually { sliderDrawn() }, "locked: \(gate.standardError)")
         return gate
     }
@@ -96,6 +98,37 @@ import Testing
         #expect(eventually { !runningProcesses().contains { $0.hasPrefix("sleep 31.") } }, "killed with what it started")
         #expect(statusShown(), "the last line stays")
         unlock(gate)
+    }
+
+    // `--show-user`: the passwd entry's name and `~/.face` in a circle above the clock.
+
+    /// On 1280x720 the clock's window is 420x222 at (430, 286) with the user on top: the
+    /// circle's centre at (640, 325), the name in the strip from y 360 to 389.
+    func nameShown() -> Bool {
+        client.brightness(x: 430, y: 362, width: 420, height: 26, step: 2).contains { $0 > 150 }
+    }
+
+    @Test func thePictureInACircleAndTheNameUnderIt() throws {
+        try writePNG(scratch.path + "/.face", width: 96, height: 64) { x, _ in x < 48 ? (255, 0, 0) : (0, 0, 255) }
+        let gate = try lock(["--show-user"], environment: ["HOME": scratch.path])
+        #expect(eventually { nameShown() }, "\(gate.standardError)")
+        // A 96x64 picture scaled to cover the 70-pixel circle, centred: red left of its middle,
+        // blue right of it, out to the circle's edge.
+        #expect(client.pixel(640 - 30, 325) == (255, 0, 0) && client.pixel(640 + 30, 325) == (0, 0, 255), "left red, right blue")
+        #expect(client.pixel(640 - 5, 325 - 33) == (255, 0, 0), "up to the circle's top")
+        #expect(client.pixel(640 - 34, 325 - 34) == (16, 32, 48), "outside the circle: the background")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
+    @Test func withoutAPictureTheInitialOnADisc() throws {
+        let gate = try lock(["--show-user"], environment: ["HOME": scratch.path])
+        #expect(eventually { nameShown() }, "\(gate.standardError)")
+        let disc = client.pixel(640 - 25, 325 - 15)
+        #expect(disc != (16, 32, 48) && disc.0 < 100, "a faint disc: \(disc)")
+        #expect(client.brightness(x: 620, y: 305, width: 40, height: 40, step: 2).contains { $0 > 150 }, "the initial on it")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
     }
 
     func write(_ text: String, to path: String) throws {
