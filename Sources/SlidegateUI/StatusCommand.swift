@@ -19,6 +19,9 @@ final class StatusCommand {
         var watch: EventLoop.Watch?
         var bytes: [UInt8] = []
         var stopped: StatusLine.Outcome?
+
+        /// When the run is killed if it has not ended.
+        var limit: Double { process.started + Double(StatusLine.timeLimit) }
     }
     private var run: Run?
     /// When the next run starts.
@@ -52,13 +55,13 @@ final class StatusCommand {
     /// shows nothing and nothing wakes for it), or the time limit of the one running.
     func deadline(blank: Bool) -> Double? {
         guard let run else { return blank ? nil : nextRun }
-        return run.stopped == nil ? run.process.started + Double(StatusLine.timeLimit) : nil
+        return run.stopped == nil ? run.limit : nil
     }
 
     /// Starts a run when one is due (not while `blank`); kills one past its time limit.
     func advance(to now: Double, blank: Bool) {
         if let running = run {
-            if running.stopped == nil, now >= running.process.started + Double(StatusLine.timeLimit) { stop(.timedOut) }
+            if running.stopped == nil, now >= running.limit { stop(.timedOut) }
             return
         }
         guard !blank, now >= nextRun else { return }
@@ -128,9 +131,8 @@ final class StatusCommand {
             }
         }
         if stopped != nil { process.signalGroup(SIGKILL) }
-        var status: Int32 = 0
-        if process.poll() == nil { _ = waitpid(process.pid, &status, 0) }
-        return judge(process.poll() ?? .killed(signal: SIGKILL), bytes, stopped: stopped)
+        process.stop()
+        return judge(process.exit ?? .killed(signal: SIGKILL), bytes, stopped: stopped)
     }
 
     private func start() {
