@@ -50,6 +50,9 @@ let package = Package(
         ),
         // gdk-pixbuf, loaded by the UI when it first reads an `--image` (libgdk-pixbuf-2.0-0).
         .target(name: "CPixbuf"),
+        // sd-bus from libsystemd (libsystemd0), loaded by the UI when a glance or control first
+        // opens a bus (--show-media, --show-battery, --power-actions).
+        .target(name: "CBus"),
         .target(name: "CXShim", dependencies: ["CX11"]),
         .target(name: "CSystem", linkerSettings: [.linkedLibrary("m")]),
         // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
@@ -82,7 +85,7 @@ let package = Package(
             name: "SlidegateUI",
             dependencies: [
                 "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11",
-                "CXShim", "CSystem", "CGraphics", "CPixbuf", "CPresent",
+                "CXShim", "CSystem", "CGraphics", "CPixbuf", "CPresent", "CBus",
             ],
             swiftSettings: lean
         ),

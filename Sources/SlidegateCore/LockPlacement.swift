@@ -55,10 +55,14 @@ package enum LockPlacement {
         /// `--show-user`'s picture and name, above the clock (in the clock's window).
         package var user: Bool
         package var switchUser: Bool
+        /// `--show-media`'s panel, above the slider (and the message line).
+        package var media: Bool
+        /// How many `--power-actions` buttons the row at the bottom right has room for.
+        package var power: Int
 
         package init(
             message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, user: Bool = false,
-            switchUser: Bool = false
+            switchUser: Bool = false, media: Bool = false, power: Int = 0
         ) {
             self.message = message
             self.pinLength = pinLength
@@ -66,6 +70,8 @@ package enum LockPlacement {
             self.status = status
             self.user = user
             self.switchUser = switchUser
+            self.media = media
+            self.power = power
         }
 
         /// Whether the clock's window is there: for any of the clock, the status line and
@@ -82,18 +88,20 @@ package enum LockPlacement {
         package var wheels = Rect.zero
         package var clock = Rect.zero
         package var switchUser = Rect.zero
+        package var media = Rect.zero
+        package var power = Rect.zero
 
         /// Nothing placed yet.
         package static let empty = Layout(slider: .zero, banner: .zero, message: .zero)
 
         /// Every rectangle the lock places.
-        package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser] }
+        package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser, media, power] }
     }
 
     /// The lock screen's layout on `monitors` (`screen` when there are none): the slider
     /// on `sliderMonitor`, at `--slider` (`geometry`) or its default place; the banner
-    /// strip at that monitor's top; the message line, the wheels, the clock and the
-    /// switch-user button around the slider.
+    /// strip at that monitor's top; the message line, the wheels, the media panel, the
+    /// clock and the switch-user button around the slider; the power row in the corner.
     package static func layout(monitors: [Monitor], screen: Rect, slider geometry: Geometry?, scale: Double, parts: Parts) -> Layout {
         let monitor = sliderMonitor(monitors, screen: screen, scale: scale)
         let slider = slider(on: monitor, geometry: geometry, scale: scale)
@@ -107,15 +115,31 @@ package enum LockPlacement {
         if parts.pinLength > 0 {
             placed.wheels = wheelRow(count: parts.pinLength, above: parts.message ? message : slider, slider: slider, on: monitor, scale: scale)
         }
+        var highest = [parts.message ? message : nil, parts.pinLength > 0 && placed.wheels.y < slider.y ? placed.wheels : nil]
+            .compactMap { $0 }.reduce(slider) { $1.y < $0.y ? $1 : $0 }
+        if parts.media {
+            let panel = ControlPlacement.mediaPanel(above: highest, slider: slider)
+            // Where there is no room above, it goes below the slider (and its wheels).
+            if panel.y >= monitor.y + bannerHeight(forSlider: slider.height, scale: scale) {
+                placed.media = panel
+                highest = panel
+            } else {
+                let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
+                placed.media = Rect(
+                    x: slider.x, y: lowest.maxY + (slider.height * 0.35).rounded(), width: panel.width, height: panel.height)
+            }
+        }
         if parts.clockWindow {
-            let highest = [parts.message ? message : nil, parts.pinLength > 0 && placed.wheels.y < slider.y ? placed.wheels : nil]
-                .compactMap { $0 }.reduce(slider) { $1.y < $0.y ? $1 : $0 }
             placed.clock = clockArea(
                 above: highest, slider: slider, on: monitor, scale: scale, clock: parts.clock, status: parts.status, user: parts.user)
         }
         if parts.switchUser {
             let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
-            placed.switchUser = switchUserButton(below: lowest, slider: slider, on: monitor, scale: scale)
+            placed.switchUser = switchUserButton(
+                below: placed.media.y > slider.y ? placed.media : lowest, slider: slider, on: monitor, scale: scale)
+        }
+        if parts.power > 0 {
+            placed.power = ControlPlacement.powerRow(count: parts.power, slider: slider, on: monitor)
         }
         return placed
     }

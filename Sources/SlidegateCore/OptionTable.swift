@@ -196,6 +196,45 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "show-media", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            section: .lockScreen,
+            help: [
+                "lock mode: the MPRIS player that plays (else the last that", "changed) above the slider, with previous, play/pause and",
+                "next; the media keys act on it",
+            ],
+            summary: "lock mode: now playing, with media buttons",
+            look: true,
+            set: { p, _, _ in
+                p.options.showMedia = true
+                return true
+            }),
+        OptionSpec(
+            name: "show-battery", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            section: .lockScreen,
+            help: ["lock mode: the battery's level and charging under the clock", "(UPower; nothing without a battery)"],
+            summary: "lock mode: the battery level",
+            look: true,
+            set: { p, _, _ in
+                p.options.showBattery = true
+                return true
+            }),
+        OptionSpec(
+            name: "power-actions", argument: .text, placeholder: "LIST",
+            expected: "a comma list of suspend, hibernate, reboot and poweroff, such as suspend,poweroff", defaultValue: nil,
+            modes: .lock, section: .lockScreen,
+            help: [
+                "lock mode: buttons for logind's suspend, hibernate, reboot,", "poweroff (a comma list; polkit decides; each shows only when",
+                "logind offers it)",
+            ],
+            summary: "lock mode: power buttons (suspend, hibernate, reboot, poweroff)",
+            enforcement: .exact,
+            look: true,
+            set: { p, v, _ in
+                guard let actions = PowerAction.list(v) else { return false }
+                p.options.powerActions = actions
+                return true
+            }),
+        OptionSpec(
             name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
             help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
             summary: "lock mode: a background image",

@@ -71,6 +71,11 @@ package struct Options: Equatable, Sendable {
 
     /// `--show-user`: the user's name and picture above the clock.
     package var showUser = false
+    /// `--show-media`, `--show-battery`: the player's panel, the battery in the status strip.
+    package var showMedia = false
+    package var showBattery = false
+    /// `--power-actions`, in the order given.
+    package var powerActions: [PowerAction] = []
 
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }

@@ -24,6 +24,11 @@ package struct Strings: Equatable, Sendable {
         case switchUser = "switch-user"
         /// The banner of a lock taken again after its guard died.
         case lockRestarted = "lock-restarted"
+        /// `--power-actions`' buttons.
+        case suspend = "suspend"
+        case hibernate = "hibernate"
+        case reboot = "reboot"
+        case powerOff = "power-off"
 
         /// The words in English.
         package var english: String {
@@ -41,6 +46,10 @@ package struct Strings: Equatable, Sendable {
             case .touchKey: "touch your security key"
             case .switchUser: "switch user"
             case .lockRestarted: "the lock restarted: unlock again"
+            case .suspend: "suspend"
+            case .hibernate: "hibernate"
+            case .reboot: "restart"
+            case .powerOff: "power off"
             }
         }
     }

@@ -52,6 +52,10 @@ package final class Guard {
     let host: GateHost
     var gate: Gate { host.gate }
     var ui: UIProcess?
+    /// The controls the running UI says it shows (a player is there, logind offers the
+    /// action), of those asked for (`offeredControls`): only these are hit.
+    var shownControls: [LockControl] = []
+    let offeredControls: [LockControl]
     /// The event loop's watch of the running UI's socket.
     var uiWatch: EventLoop.Watch?
     /// The socket the next UI gets, made before it is needed, so that running short of
@@ -118,6 +122,7 @@ package final class Guard {
     private init(_ options: Options, _ launch: Launch, sleepLock: SleepLock?) throws(UserError) {
         StartupTrace.mark("guard:options-read")
         self.options = options
+        offeredControls = (options.showMedia ? LockControl.media : []) + options.powerActions.map { .power($0) }
         reports = FileDescriptor(rawValue: launch.supervised.reportDescriptor)
         _ = fcntl(reports.rawValue, F_SETFD, FD_CLOEXEC)
         safeMode = launch.supervised.mode == .safe
@@ -186,8 +191,10 @@ package final class Guard {
         let makeCover = { () throws(UserError) -> LockCover in
             try LockCover(
                 display: coverDisplay, background: options.background, slider: Self.sliderGeometry(coverOptions),
-                message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
-                status: options.statusCommand != nil, user: options.showUser, switchUser: options.switchUserCommand != nil,
+                parts: LockPlacement.Parts(
+                    message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
+                    status: options.statusCommand != nil || options.showBattery, user: options.showUser,
+                    switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count),
                 scale: coverScale)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
@@ -223,6 +230,7 @@ package final class Guard {
             auth: auth, methods: methods, server: display, watcher: loop, start: now, forSleep: sleepLock != nil)
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
+        host.control = { [unowned self] in act($0) }
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
         // From here on a guard that dies leaves its windows to the next, which frees them
@@ -475,6 +483,9 @@ package final class Guard {
         where cover.switchUserWindow != 0 && cover.switchUser.contains(x: x + origin.x, y: y + origin.y) && !gate.isDragging:
             // The switch-user button: its command runs; the lock stays.
             host.switchUser()
+        case .press(let x, let y) where !gate.isDragging && control(at: (x + origin.x, y + origin.y)) != nil:
+            // A media or power button: the UI asks the player or logind; the lock stays.
+            control(at: (x + origin.x, y + origin.y)).map(act)
         case .press(let x, let y):
             if let status = flushMotion(buttonAt: (x, y)) { return status }
             return host.handle(.press(x: x, y: y), at: now)

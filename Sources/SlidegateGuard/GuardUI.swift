@@ -109,6 +109,8 @@ extension Guard {
                 frameShown()
             }
             if let answer = received.lendAnswer { lent(answer) }
+            // Only controls the lock was asked for can be hit.
+            if let shown = received.controls { shownControls = shown.filter(offeredControls.contains) }
             if received.answered && shedAfterFirstAnswer {
                 shedAfterFirstAnswer = false
                 giveBackStartupPages()
@@ -120,6 +122,28 @@ extension Guard {
         } catch {
             replaceUI(running, because: "sent a malformed message (\(error))")
         }
+    }
+
+    /// The shown control whose button is at `point` (on the root window), if any.
+    func control(at point: (x: Double, y: Double)) -> LockControl? {
+        let media = cover.media
+        if cover.mediaWindow != 0, media.contains(x: point.x, y: point.y) {
+            return ControlPlacement.mediaButtons(in: (media.width, media.height)).first { control, rect in
+                shownControls.contains(control) && rect.contains(x: point.x - media.x, y: point.y - media.y)
+            }?.0
+        }
+        let row = cover.power
+        guard cover.powerWindow != 0, row.contains(x: point.x, y: point.y) else { return nil }
+        let shown = options.powerActions.filter { shownControls.contains(.power($0)) }
+        return ControlPlacement.powerButtons(shown, in: (row.width, row.height), configured: options.powerActions.count)
+            .first { $0.1.contains(x: point.x - row.x, y: point.y - row.y) }.map { .power($0.0) }
+    }
+
+    /// A control was pressed (its button, or its media key): the UI carries it out, if it
+    /// shows it.
+    func act(_ control: LockControl) {
+        guard shownControls.contains(control) else { return }
+        send(.act(control))
     }
 
     /// The session's LockedHint is true from the first time the slider shows.
@@ -152,7 +176,8 @@ extension Guard {
             send(
                 .windows(
                     cover: UInt64(clamping: cover.cover), slider: UInt64(clamping: cover.sliderWindow), banner: UInt64(clamping: cover.bannerWindow), message: UInt64(clamping: cover.messageWindow),
-                    wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow)))
+                    wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow),
+                    media: UInt64(clamping: cover.mediaWindow), power: UInt64(clamping: cover.powerWindow)))
             sendLayout()
             send(.state(gate.snapshot))
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
@@ -190,6 +215,7 @@ extension Guard {
         uiWatch = nil
         ui = nil
         loan.drop()
+        shownControls = []
         let now = boottimeNow()
         report("the slider's drawing program \(reason); starting another")
         supervision.ended(at: now, after: now - process.process.started)
@@ -209,6 +235,7 @@ extension Guard {
         uiWatch = nil
         ui = nil
         loan.drop()
+        shownControls = []
         supervision.stopped()
         running.process.stop()
     }

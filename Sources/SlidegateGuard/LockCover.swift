@@ -47,6 +47,9 @@ final class LockCover {
     private(set) var clockWindow: Window = 0
     /// The switch-user button, when there is one.
     private(set) var switchUserWindow: Window = 0
+    /// `--show-media`'s panel and `--power-actions`' row, when there are.
+    private(set) var mediaWindow: Window = 0
+    private(set) var powerWindow: Window = 0
     /// Where everything inside the cover is, on the root window (`layOut`).
     private var placed = LockPlacement.Layout.empty
     var slider: Rect { placed.slider }
@@ -55,17 +58,15 @@ final class LockCover {
     var wheels: Rect { placed.wheels }
     var clock: Rect { placed.clock }
     var switchUser: Rect { placed.switchUser }
+    var media: Rect { placed.media }
+    var power: Rect { placed.power }
     /// The window that had the keyboard focus before the lock took it.
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
-    init(
-        display: XDisplay, background: Color, slider geometry: Geometry?, message: Bool, pinLength: Int, clock: Bool,
-        status: Bool, user: Bool, switchUser: Bool, scale: Double
-    ) throws(UserError) {
+    init(display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double) throws(UserError) {
         self.scale = scale
-        parts = LockPlacement.Parts(
-            message: message, pinLength: pinLength, clock: clock, status: status, user: user, switchUser: switchUser)
+        self.parts = parts
         self.display = display
         self.background = background
         sliderGeometry = geometry
@@ -189,7 +190,8 @@ final class LockCover {
     private var inner: [(window: Window, rect: Rect)] {
         [(sliderWindow, slider), (bannerWindow, banner)] + (parts.message ? [(messageWindow, message)] : [])
             + (parts.pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (parts.clockWindow ? [(clockWindow, clock)] : [])
-            + (parts.switchUser ? [(switchUserWindow, switchUser)] : [])
+            + (parts.switchUser ? [(switchUserWindow, switchUser)] : []) + (parts.media ? [(mediaWindow, media)] : [])
+            + (parts.power > 0 ? [(powerWindow, power)] : [])
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -225,6 +227,8 @@ final class LockCover {
         wheelsWindow = parts.pinLength > 0 ? child() : 0
         clockWindow = parts.clockWindow ? child() : 0
         switchUserWindow = parts.switchUser ? child() : 0
+        mediaWindow = parts.media ? child() : 0
+        powerWindow = parts.power > 0 ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }

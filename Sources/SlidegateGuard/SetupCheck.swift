@@ -474,6 +474,10 @@ package enum SetupCheck {
         // The drawing program runs the status command, as while locked: the guard never does.
         if let command = options.statusCommand { settings.append("status-command=\(command)") }
         if options.showUser { settings.append("show-user=1") }
+        // As do the buses' glances.
+        if options.showBattery { settings.append("show-battery=1") }
+        if options.showMedia { settings.append("show-media=1") }
+        if !options.powerActions.isEmpty { settings.append("power-actions=\(options.powerActions.map(\.rawValue).joined(separator: ","))") }
         do throws(SystemError) {
             let (process, mine) = try start(try Executable(uiPath), ["--check-looks"] + settings, socketOn: 1)
             defer { mine.close() }
@@ -484,7 +488,8 @@ package enum SetupCheck {
             var output: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             // A status command may take its whole time limit.
-            let limit = boottimeNow() + patience + (options.statusCommand == nil ? 0 : Double(StatusLine.timeLimit))
+            let buses = options.showBattery || options.showMedia || !options.powerActions.isEmpty
+            let limit = boottimeNow() + patience + (options.statusCommand == nil ? 0 : Double(StatusLine.timeLimit)) + (buses ? 9 : 0)
             while boottimeNow() < limit {
                 var polled = pollfd(fd: mine.rawValue, events: Int16(POLLIN), revents: 0)
                 _ = poll(&polled, 1, 100)

@@ -55,6 +55,8 @@ final class UIProcess {
         var answered = false
         /// It answered `lend`: the slider's parts (`.some(nil)`: not lent).
         var lendAnswer: SliderParts??
+        /// The controls it shows now, when it said.
+        var controls: [LockControl]?
     }
 
     /// What the UI said; nil once it closed its end. Throws on a malformed message.
@@ -80,6 +82,8 @@ final class UIProcess {
                 received.lendAnswer = .some(parts)
             case .notLent:
                 received.lendAnswer = .some(nil)
+            case .controls(let shown):
+                received.controls = shown
             }
         }
         return open ? received : nil

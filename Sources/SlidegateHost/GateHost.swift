@@ -29,6 +29,10 @@ package final class GateHost {
     private var random = SystemRandomNumberGenerator()
     /// `--key-command`: what each key runs while locked.
     private let keyCommands: [KeyCommand]
+    /// `--show-media`: the media keys a `--key-command` does not bind go to `control`.
+    private let mediaKeys: Bool
+    /// Carries out a control the person pressed (the guard tells its UI).
+    package var control: (LockControl) -> Void = { _ in }
     /// `--switch-user-command`.
     private let switchUserCommand: String?
     /// The commands the person started with a key or the switch-user button, by what
@@ -51,6 +55,7 @@ package final class GateHost {
         gate = Gate(settings: settings, layout: layout, start: start)
         method = options.auth
         keyCommands = options.keyCommands
+        mediaKeys = options.showMedia
         switchUserCommand = options.switchUserCommand
         idle = IdleBlank(after: options.blankAfter, start: start)
         self.auth = auth
@@ -184,6 +189,10 @@ package final class GateHost {
         idle?.personActed(at: now)
         if let bound = keyCommands.first(where: { $0.keysym == key.keysym }) {
             start(bound.name, bound.command, option: "key-command")
+            return nil
+        }
+        if mediaKeys, let media = LockControl.mediaKey(key.keysym) {
+            control(media)
             return nil
         }
         if switchUserCommand != nil, key.keysym == 0x73, key.controlAlt {

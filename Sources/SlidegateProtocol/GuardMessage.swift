@@ -4,7 +4,9 @@ import SlidegateCore
 package enum GuardMessage: Framed, Equatable, Sendable {
     case hello(protocol: UInt32, build: String)
     case settings(UISettings)
-    case windows(cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64, switchUser: UInt64)
+    case windows(
+        cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64, switchUser: UInt64, media: UInt64,
+        power: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -14,6 +16,7 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case firstFrame(path: String, key: UInt64, shown: UInt64)
     case lend
     case giveBack
+    case act(LockControl)
 }
 
 extension GuardMessage {
@@ -34,7 +37,7 @@ extension GuardMessage {
         case settings
         /// u64 the cover (the UI draws --image on it), u64 the slider window, u64 the banner
         /// strip, u64 the --message line, u64 the wheels, u64 the clock, u64 the switch-user
-        /// button (0: none): the first message after settings, and `layout` the next. They
+        /// button, u64 the media panel, u64 the power row (0: none): the first message after settings, and `layout` the next. They
         /// are of the screen's default visual and depth; the UI asks the server the sizes of
         /// all but the slider, again after each `layout`.
         case windows
@@ -85,6 +88,9 @@ extension GuardMessage {
         /// f64 time, u8 has, [string]: the keyboard layout's short name, when the server has
         /// more than one.
         case keyboard
+        /// u8 the control's bit (`LockControl.bit`): the person pressed that button (or its
+        /// media key); the UI asks its player or logind.
+        case act
     }
 
     /// The kind this message goes out as.
@@ -109,6 +115,7 @@ extension GuardMessage {
         case .firstFrame: .firstFrame
         case .lend: .lend
         case .giveBack: .giveBack
+        case .act: .act
         }
     }
 
@@ -133,15 +140,9 @@ extension GuardMessage {
             case .settings(let s):
                 w.kind(kind)
                 s.write(to: &w)
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power):
                 w.kind(kind)
-                w.u64(cover)
-                w.u64(slider)
-                w.u64(banner)
-                w.u64(message)
-                w.u64(wheels)
-                w.u64(clock)
-                w.u64(switchUser)
+                for window in [cover, slider, banner, message, wheels, clock, switchUser, media, power] { w.u64(window) }
             case .layout(let width, let height, let wheels):
                 w.kind(kind)
                 w.u32(UInt32(clamping: width))
@@ -219,6 +220,9 @@ extension GuardMessage {
                 w.u64(shown)
             case .keyPressed, .lend, .giveBack:
                 w.kind(kind)
+            case .act(let control):
+                w.kind(kind)
+                w.u8(control.bit)
             }
         }
     }
@@ -234,7 +238,7 @@ extension GuardMessage {
         case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
-                clock: try r.u64(), switchUser: try r.u64())
+                clock: try r.u64(), switchUser: try r.u64(), media: try r.u64(), power: try r.u64())
         case .layout:
             let width = Int(clamping: try r.u32())
             let height = Int(clamping: try r.u32())
@@ -283,6 +287,10 @@ extension GuardMessage {
         case .firstFrame: self = .firstFrame(path: try r.string(), key: try r.u64(), shown: try r.u64())
         case .lend: self = .lend
         case .giveBack: self = .giveBack
+        case .act:
+            let bit = try r.u8()
+            guard let control = LockControl(bit: bit) else { throw ProtocolError("act: unknown control \(bit)") }
+            self = .act(control)
         }
         try r.end()
     }

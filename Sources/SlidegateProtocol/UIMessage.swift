@@ -7,6 +7,7 @@ package enum UIMessage: Framed, Equatable, Sendable {
     case pong(UInt32)
     case lent(SliderParts)
     case notLent
+    case controls([LockControl])
 }
 
 extension UIMessage {
@@ -30,6 +31,9 @@ extension UIMessage {
         /// The answer to `lend` when the slider shows more than a drag changes (a prompt, a
         /// busy thumb, a sweep) or the server has no 32-bit pixmaps.
         case notLent
+        /// u32 a mask of `LockControl.bit`s: the controls the UI shows now (a player is
+        /// there, logind offers an action); the guard hit-tests only these.
+        case controls
     }
 
     /// The kind this message goes out as.
@@ -40,6 +44,7 @@ extension UIMessage {
         case .pong: .pong
         case .lent: .lent
         case .notLent: .notLent
+        case .controls: .controls
         }
     }
 }
@@ -96,6 +101,9 @@ extension UIMessage {
             case .lent(let parts):
                 w.kind(kind)
                 parts.write(to: &w)
+            case .controls(let shown):
+                w.kind(kind)
+                w.u32(UInt32(LockControl.mask(shown)))
             }
         }
     }
@@ -110,6 +118,10 @@ extension UIMessage {
         case .pong: self = .pong(try r.u32())
         case .lent: self = .lent(try SliderParts(reading: &r))
         case .notLent: self = .notLent
+        case .controls:
+            let mask = try r.u32()
+            guard mask < 1 << LockControl.all.count else { throw ProtocolError("controls: unknown controls in \(mask)") }
+            self = .controls(LockControl.controls(UInt16(mask)))
         }
         try r.end()
     }

@@ -51,7 +51,7 @@ package final class ClockRenderer {
 
     /// Paints the whole window: the user, the time with the date under it, then the status
     /// line, each in its part (any may be empty).
-    package func draw(time: String, date: String, status: String = "", into cr: OpaquePointer) throws(RenderError) {
+    package func draw(time: String, date: String, status: String = "", battery: Battery? = nil, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
         backdrop.paint(cr)
         setColor(cr, alpha: 1)
@@ -64,9 +64,9 @@ package final class ClockRenderer {
             let dateTop = time.isEmpty ? 0 : split
             line(date, dateContext, in: Rect(x: 0, y: top + dateTop, width: width, height: clockHeight - dateTop), cr)
         }
-        if !status.isEmpty, statusHeight > 0 {
+        if !status.isEmpty || battery != nil, statusHeight > 0 {
             setColor(cr, alpha: 0.8)
-            line(status, statusContext, in: Rect(x: 0, y: height - statusHeight, width: width, height: statusHeight), cr)
+            statusLine(status, battery: battery, in: Rect(x: 0, y: height - statusHeight, width: width, height: statusHeight), cr)
         }
         cairo_restore(cr)
         let status = cairo_status(cr)
@@ -104,6 +104,56 @@ package final class ClockRenderer {
         cairo_restore(cr)
         let nameTop = centre.y + diameter / 2
         line(name, nameContext, in: Rect(x: 0, y: nameTop, width: width, height: userHeight - nameTop), cr)
+    }
+
+    /// The status strip: `--show-battery`'s gauge and level, then the status command's
+    /// line, centred together.
+    private func statusLine(_ status: String, battery: Battery?, in area: Rect, _ cr: OpaquePointer) {
+        guard let battery else { return line(status, statusContext, in: area, cr) }
+        let text = status.isEmpty ? battery.text : battery.text + "  ·  " + status
+        let icon = (width: (area.height * 0.78).rounded(), height: (area.height * 0.4).rounded())
+        let bolt = battery.charging ? (area.height * 0.32).rounded() : 0
+        let room = icon.width + bolt + (area.height * 0.3).rounded()
+        let textArea = Rect(x: area.x + room, y: area.y, width: max(area.width - room, 1), height: area.height)
+        let textWidth = min(measure(text, statusContext), textArea.width)
+        let left = (textArea.x + (textArea.width - textWidth) / 2 - room).rounded()
+        let body = Rect(x: left + 0.75, y: (area.midY - icon.height / 2).rounded() + 0.75, width: icon.width - 3, height: icon.height - 1.5)
+        cairo_save(cr)
+        roundedRectPath(cr, body, radius: icon.height * 0.18)
+        cairo_set_line_width(cr, 1.5)
+        cairo_stroke(cr)
+        // The terminal's nub, and the charge.
+        cairo_rectangle(cr, body.maxX + 0.75, body.midY - body.height * 0.2, 1.5, body.height * 0.4)
+        cairo_fill(cr)
+        let inset = 2.0
+        let full = max(body.width - 2 * inset, 0)
+        cairo_rectangle(cr, body.x + inset, body.y + inset, (full * Double(battery.percent) / 100).rounded(), max(body.height - 2 * inset, 0))
+        cairo_fill(cr)
+        if battery.charging {
+            // A bolt after the gauge.
+            let (cx, cy, h) = (body.maxX + 2.25 + bolt / 2, body.midY, area.height * 0.5)
+            cairo_move_to(cr, cx + h * 0.12, cy - h / 2)
+            cairo_line_to(cr, cx - h * 0.28, cy + h * 0.08)
+            cairo_line_to(cr, cx - h * 0.02, cy + h * 0.08)
+            cairo_line_to(cr, cx - h * 0.12, cy + h / 2)
+            cairo_line_to(cr, cx + h * 0.28, cy - h * 0.08)
+            cairo_line_to(cr, cx + h * 0.02, cy - h * 0.08)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        }
+        cairo_restore(cr)
+        line(text, statusContext, in: textArea, cr)
+    }
+
+    /// How wide `text` is in `context`, in pixels.
+    private func measure(_ text: String, _ context: OpaquePointer) -> Double {
+        guard let layout = pango_layout_new(context) else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_text(layout, text, -1)
+        var ink = PangoRectangle()
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        return Double(logical.width)
     }
 
     /// One line of text centred in `area`, ellipsized to its width.

@@ -83,9 +83,73 @@ package final class NoticeRenderer {
     /// Paints the switch-user button: a pill in the track's colour with a thin edge, and
     /// `text` centred in it, ellipsized to one line.
     package func drawButton(_ text: String, into cr: OpaquePointer) throws(RenderError) {
+        try drawButtons([(text, Rect(x: 0, y: 0, width: width, height: height))], focused: nil, into: cr)
+    }
+
+    /// Paints a row of such buttons (the power row): each text in its rect, the rest the
+    /// backdrop; the `focused` one (an index) ringed.
+    package func drawButtons(_ buttons: [(text: String, rect: Rect)], focused: Int?, into cr: OpaquePointer) throws(RenderError) {
         cairo_save(cr)
         backdrop.paint(cr)
-        let box = Rect(x: 1, y: 1, width: width - 2, height: height - 2)
+        for (index, button) in buttons.enumerated() {
+            let box = Rect(x: button.rect.x + 1, y: button.rect.y + 1, width: button.rect.width - 2, height: button.rect.height - 2)
+            pill(box, cr)
+            try drawText(
+                button.text, cr, in: Rect(
+                    x: button.rect.x + box.height * 0.4, y: button.rect.y, width: button.rect.width - box.height * 0.8,
+                    height: button.rect.height),
+                lines: 1, centred: true)
+            if index == focused { ring(box, radius: box.height / 2, cr) }
+        }
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing a button") }
+    }
+
+    /// Paints the media panel: a rounded box, the title over the artist at its left, and
+    /// round buttons (previous, play or pause as `playing` says, next) in their rects; the
+    /// `focused` one ringed. Nothing but the backdrop when `title` is nil (no player).
+    package func drawMedia(
+        title: String?, artist: String, playing: Bool, text: Rect, buttons: [(LockControl, Rect)], focused: LockControl?,
+        into cr: OpaquePointer
+    ) throws(RenderError) {
+        cairo_save(cr)
+        backdrop.paint(cr)
+        if let title {
+            let box = Rect(x: 1, y: 1, width: width - 2, height: height - 2)
+            roundedRectPath(cr, box, radius: height * 0.22)
+            let fill = background.mixed(with: foreground, 0.10)
+            cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, 0.92)
+            cairo_fill(cr)
+            // The title over the artist, or alone in the middle.
+            let half = (text.height / 2).rounded()
+            let titleTop = artist.isEmpty ? text.y : text.y + half * 0.18
+            try drawText(title, cr, in: Rect(x: text.x, y: titleTop, width: text.width, height: artist.isEmpty ? text.height : half), lines: 1, centred: false)
+            if !artist.isEmpty {
+                cairo_push_group(cr)
+                try drawText(artist, cr, in: Rect(x: text.x, y: text.y + half * 0.82, width: text.width, height: half), lines: 1, centred: false)
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, 0.7)
+            }
+            for (control, rect) in buttons {
+                let r = rect.width / 2
+                cairo_arc(cr, rect.midX, rect.midY, r - 1, 0, 2 * Double.pi)
+                let disc = background.mixed(with: foreground, control == .playPause ? 0.85 : 0.22)
+                cairo_set_source_rgb(cr, disc.red, disc.green, disc.blue)
+                cairo_fill(cr)
+                let glyph = control == .playPause ? background : foreground
+                cairo_set_source_rgb(cr, glyph.red, glyph.green, glyph.blue)
+                mediaGlyph(control, playing: playing, cx: rect.midX, cy: rect.midY, r: r * 0.42, cr)
+                if control == focused { ring(rect, radius: r, cr) }
+            }
+        }
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the media panel") }
+    }
+
+    /// A button's pill: the track's colour with a thin edge.
+    private func pill(_ box: Rect, _ cr: OpaquePointer) {
         roundedRectPath(cr, box, radius: box.height / 2)
         let fill = background.mixed(with: foreground, 0.10)
         cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
@@ -94,10 +158,45 @@ package final class NoticeRenderer {
         cairo_set_source_rgb(cr, edge.red, edge.green, edge.blue)
         cairo_set_line_width(cr, 1.5)
         cairo_stroke(cr)
-        try drawText(text, cr, in: Rect(x: box.height * 0.4, y: 0, width: width - box.height * 0.8, height: height), lines: 1, centred: true)
-        cairo_restore(cr)
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the switch-user button") }
+    }
+
+    /// The keyboard focus: a ring in the info accent just inside `box`.
+    private func ring(_ box: Rect, radius: Double, _ cr: OpaquePointer) {
+        let accent = Self.accent(.info)
+        let inset = 2.5
+        roundedRectPath(
+            cr, Rect(x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset, height: box.height - 2 * inset),
+            radius: max(radius - inset, 0))
+        cairo_set_source_rgb(cr, accent.red, accent.green, accent.blue)
+        cairo_set_line_width(cr, 3)
+        cairo_stroke(cr)
+    }
+
+    /// Previous (a bar and a triangle pointing left), play (a triangle) or pause (two bars),
+    /// next, in `r` of the centre.
+    private func mediaGlyph(_ control: LockControl, playing: Bool, cx: Double, cy: Double, r: Double, _ cr: OpaquePointer) {
+        func triangle(pointing direction: Double, tip: Double) {
+            cairo_move_to(cr, tip, cy)
+            cairo_line_to(cr, tip - direction * r * 1.1, cy - r * 0.9)
+            cairo_line_to(cr, tip - direction * r * 1.1, cy + r * 0.9)
+            cairo_close_path(cr)
+        }
+        switch control {
+        case .playPause where playing:
+            cairo_rectangle(cr, cx - r * 0.75, cy - r * 0.9, r * 0.5, r * 1.8)
+            cairo_rectangle(cr, cx + r * 0.25, cy - r * 0.9, r * 0.5, r * 1.8)
+        case .playPause:
+            triangle(pointing: 1, tip: cx + r * 0.7)
+        case .previous:
+            cairo_rectangle(cr, cx - r * 0.9, cy - r * 0.9, r * 0.3, r * 1.8)
+            triangle(pointing: -1, tip: cx - r * 0.55)
+        case .next:
+            cairo_rectangle(cr, cx + r * 0.6, cy - r * 0.9, r * 0.3, r * 1.8)
+            triangle(pointing: 1, tip: cx + r * 0.55)
+        case .power:
+            break
+        }
+        cairo_fill(cr)
     }
 
     /// "i", "!" or "×" in the icon's circle, in the background colour.

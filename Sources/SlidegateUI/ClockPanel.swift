@@ -14,9 +14,10 @@ final class ClockPanel {
     let surface: WindowSurface
     private let renderer: ClockRenderer
     private let clock: WallClock
-    private var shown: (time: String, date: String, status: String)?
-    /// `--status-command`'s line as last read.
+    private var shown: (time: String, date: String, status: String, battery: Battery?)?
+    /// `--status-command`'s line as last read, and `--show-battery`'s battery.
     private var status = ""
+    private var battery: Battery?
     let timer: WallClockTimer
     /// The text may have changed: the timer fired, or the screen came back.
     private(set) var due = true
@@ -56,16 +57,25 @@ final class ClockPanel {
         let text = clock.text(at: wall.tv_sec)
         timer.arm(at: clock.nextChange(after: wall))
         due = false
-        guard shown.map({ $0 != (text.time, text.date, status) }) ?? true else { return }
-        try surface.paint { (cr) throws(RenderError) in try renderer.draw(time: text.time, date: text.date, status: status, into: cr) }
+        if let shown, shown.time == text.time, shown.date == text.date, shown.status == status, shown.battery == battery { return }
+        try surface.paint { (cr) throws(RenderError) in
+            try renderer.draw(time: text.time, date: text.date, status: status, battery: battery, into: cr)
+        }
         surface.present(on: window)
-        shown = (text.time, text.date, status)
+        shown = (text.time, text.date, status, battery)
     }
 
     /// `--status-command` printed a new line: painted in the next pass.
     func show(status line: String) {
         guard line != status else { return }
         status = line
+        due = true
+    }
+
+    /// UPower's battery changed: painted in the next pass.
+    func show(battery now: Battery?) {
+        guard now != battery else { return }
+        battery = now
         due = true
     }
 

@@ -40,6 +40,11 @@ package final class LockUI {
     private var clockPanel: ClockPanel?
     /// `--status-command`, run for the line under the clock.
     private var statusCommand: StatusCommand?
+    /// The glances and controls that read the buses, started once the first frame settled.
+    private var glances: Glances?
+    /// `--show-media`'s panel and `--power-actions`' row.
+    private var mediaPanel: NoticeWindow?
+    private var powerRow: NoticeWindow?
     /// The event loop's watch of the clock panel's timer.
     private var clockWatch: EventLoop.Watch?
     /// `--image` on the cover, and under each window.
@@ -159,6 +164,9 @@ package final class LockUI {
         if case .exit(.signal(let n)) = gate.advance(to: now) { return .exit(.signal(n)) }
         statusCommand?.advance(to: now, blank: blanking.isBlank)
         var earliest = Earliest()
+        if let glances {
+            earliest.consider(try glances.advance(to: now, blank: blanking.isBlank, media: mediaPanel, power: powerRow))
+        }
         earliest.consider(
             try painter.frame(
                 gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
@@ -178,6 +186,12 @@ package final class LockUI {
         if let until = settlesAt, now < until { return .wait(until: min(deadline ?? until, until)) }
         settlesAt = nil
         if firstFrame != nil { keepFirstFrame() }
+        if glances == nil, options.showMedia || options.showBattery || !options.powerActions.isEmpty {
+            let started = Glances(options: options, loop: loop, link: link)
+            started.batteryChanged = { [unowned self, unowned started] in clockPanel?.show(battery: started.battery) }
+            glances = started
+            return .wait(until: boottimeNow())
+        }
         painter.shed(at: now, deadline: deadline)
         return .wait(until: deadline)
     }
@@ -281,6 +295,8 @@ package final class LockUI {
                 blanking.inputArrived()
                 _ = gate.handle(input, at: time)
                 painter.changed = true
+            case .act(let control):
+                glances?.perform(control)
             }
         }
     }
@@ -296,9 +312,10 @@ package final class LockUI {
             : try ClockPanel(
                 display: display, window: windows.clock, options: options, fontMap: fontMap,
                 backdrop: wallpaper?.backdrop(under: windows.clock),
-                statusHeight: options.statusCommand == nil ? 0 : LockPlacement.statusLineHeight(forSlider: stage.slider.height),
+                statusHeight: options.statusCommand == nil && !options.showBattery ? 0 : LockPlacement.statusLineHeight(forSlider: stage.slider.height),
                 userHeight: options.showUser ? LockPlacement.userHeight(forSlider: stage.slider.height) : 0)
         if let status = statusCommand { clockPanel?.show(status: status.line) }
+        clockPanel?.show(battery: glances?.battery)
         if let clock = clockPanel {
             clockWatch = loop.watch(clock.timer.descriptor, name: "the clock's timer") { [unowned self] () throws(UserError) in
                 clockPanel?.timerFired()
@@ -312,6 +329,13 @@ package final class LockUI {
         switchUserButton = try windows.switchUser == 0 ? nil : NoticeWindow(
             display: display, window: windows.switchUser, options: options, fontMap: fontMap, textScale: 0.42,
             backdrop: wallpaper?.backdrop(under: windows.switchUser))
+        mediaPanel = try windows.media == 0 ? nil : NoticeWindow(
+            display: display, window: windows.media, options: options, fontMap: fontMap, textScale: 0.22,
+            backdrop: wallpaper?.backdrop(under: windows.media))
+        powerRow = try windows.power == 0 ? nil : NoticeWindow(
+            display: display, window: windows.power, options: options, fontMap: fontMap, textScale: 0.38,
+            backdrop: wallpaper?.backdrop(under: windows.power))
+        glances?.windowsChanged()
         if let button = switchUserButton {
             try button.surface.paint { (cr) throws(RenderError) in try button.renderer.drawButton(options.strings[.switchUser], into: cr) }
             button.surface.present(on: button.window)
@@ -369,7 +393,7 @@ package final class LockUI {
         }
         guard e.count == 0 else { return nil }
         if e.window == stage.window { painter.exposed() }
-        for notice in [bannerWindow, messageWindow, switchUserButton].compactMap({ $0 }) where notice.window == e.window {
+        for notice in [bannerWindow, messageWindow, switchUserButton, mediaPanel, powerRow].compactMap({ $0 }) where notice.window == e.window {
             notice.surface.present(on: notice.window)
         }
         if let panel = painter.wheelsPanel, panel.window == e.window { panel.present() }
@@ -390,6 +414,8 @@ final class Handshake {
         var wheels: Window
         var clock: Window
         var switchUser: Window
+        var media: Window
+        var power: Window
     }
 
     /// The guard's first `layout`, which follows its windows.
@@ -426,10 +452,10 @@ final class Handshake {
                 continue
             case .settings(let received):
                 settings = received
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power):
                 windows = Windows(
                     cover: Window(cover), slider: Window(slider), banner: Window(banner), message: Window(message), wheels: Window(wheels),
-                    clock: Window(clock), switchUser: Window(switchUser))
+                    clock: Window(clock), switchUser: Window(switchUser), media: Window(media), power: Window(power))
             default:
                 throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before its windows", status: .uiProtocolError)
             }

@@ -77,6 +77,9 @@ package enum LooksCheck {
                 findings.append(.init(.note, "status line", "\(command): \(failure); the lock would show no line from it"))
             }
         }
+        findings += GlancesCheck.findings(
+            battery: settings["show-battery"] != nil, media: settings["show-media"] != nil,
+            power: settings["power-actions"].flatMap(PowerAction.list) ?? [])
         let words = Translation.strings()
         if words != Strings() {
             let missingWords = fonts.uncovered(words.all.joined(), family: family)

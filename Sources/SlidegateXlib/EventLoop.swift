@@ -37,7 +37,7 @@ package final class EventLoop {
     private let display: XDisplay
     private let synthetic: SyntheticEvents
     private let owner = pthread_self()
-    private var watched: [(watch: Watch, descriptor: Int32, name: String, peer: Bool, handler: Handler)] = []
+    private var watched: [(watch: Watch, descriptor: Int32, name: String, peer: Bool, events: (() -> Int16)?, handler: Handler)] = []
     private var lastWatch: UInt64 = 0
     /// What ppoll is given, kept between waits so a wait allocates nothing.
     private var polled: [pollfd] = []
@@ -83,11 +83,17 @@ package final class EventLoop {
     /// other descriptor it is fatal. The newest watch of a descriptor replaces any earlier one.
     @discardableResult
     package func watch(_ descriptor: Int32, name: String, peer: Bool = false, _ handler: @escaping Handler) -> Watch {
+        watch(descriptor, name: name, peer: peer, events: nil, handler)
+    }
+
+    /// `watch`, waiting for what `events` says before each wait (a connection with
+    /// something to write waits for POLLOUT too) instead of POLLIN.
+    package func watch(_ descriptor: Int32, name: String, peer: Bool, events: (() -> Int16)?, _ handler: @escaping Handler) -> Watch {
         checkThread()
         lastWatch &+= 1
         let watch = Watch(id: lastWatch)
         watched.removeAll { $0.descriptor == descriptor }
-        watched.append((watch, descriptor, name, peer, handler))
+        watched.append((watch, descriptor, name, peer, events, handler))
         return watch
     }
 
@@ -145,7 +151,7 @@ package final class EventLoop {
         let resting = readingXAfter.map { $0 > now } ?? false
         polled.removeAll(keepingCapacity: true)
         polled.append(pollfd(fd: display.fileDescriptor, events: resting ? 0 : Int16(POLLIN), revents: 0))
-        for entry in watched { polled.append(pollfd(fd: entry.descriptor, events: Int16(POLLIN), revents: 0)) }
+        for entry in watched { polled.append(pollfd(fd: entry.descriptor, events: entry.events?() ?? Int16(POLLIN), revents: 0)) }
         polled.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
         let wakeAt = resting ? min(deadline ?? .infinity, readingXAfter ?? .infinity) : deadline
         if let wakeAt, wakeAt <= now {

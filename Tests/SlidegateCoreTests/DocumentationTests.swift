@@ -44,6 +44,14 @@ import Testing
                                          lock mode: how often --status-command runs (default 60)
                   --show-user            lock mode: who is locked above the clock: the full name, and
                                          AccountsService's picture (else ~/.face) in a circle
+                  --show-media           lock mode: the MPRIS player that plays (else the last that
+                                         changed) above the slider, with previous, play/pause and
+                                         next; the media keys act on it
+                  --show-battery         lock mode: the battery's level and charging under the clock
+                                         (UPower; nothing without a battery)
+                  --power-actions LIST   lock mode: buttons for logind's suspend, hibernate, reboot,
+                                         poweroff (a comma list; polkit decides; each shows only when
+                                         logind offers it)
                   --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
                   --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
                                          fit, center, tile or stretch

@@ -98,7 +98,7 @@ import Testing
         let enforceable = OptionSpec.all.filter { $0.enforcement != nil }.map(\.name)
         #expect(
             enforceable == [
-                "blank-after", "status-command", "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
+                "blank-after", "status-command", "power-actions", "key-command", "switch-user-command", "auth", "pam-service", "fingerprint-service", "key-service", "pin-file", "grace",
                 "show-failed-attempts", "unlock-command", "above", "undecorated", "timeout", "countdown",
             ])
     }

@@ -249,6 +249,29 @@ import Testing
         #expect(line(report, "ok", "user", ", picture \(scratch.path)/.face"), "\(report)")
     }
 
+    /// The glances on the buses: what the lock would show now, and a missing bus, battery,
+    /// player or logind as a note, never a problem.
+    @Test func theBusesGlancesAreNotesWhenMissing() throws {
+        let glances = ["--show-battery", "--show-media", "--power-actions", "suspend,reboot"]
+        let nowhere = "unix:path=\(scratch.path)/no-bus"
+        let (status, report, _) = try check(
+            glances, environment: ["DBUS_SYSTEM_BUS_ADDRESS": nowhere, "DBUS_SESSION_BUS_ADDRESS": nowhere])
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "note", "battery", "cannot connect to the system bus"), "\(report)")
+        #expect(line(report, "note", "power actions", "cannot connect to the system bus"), "\(report)")
+        #expect(line(report, "note", "media", "cannot connect to the session bus"), "\(report)")
+        let bus = try PrivateBus()
+        let logind = try Child(
+            "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind", "--parameters", #"{"CanReboot": "no"}"#],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(eventually(within: 10) { bus.owns("org.freedesktop.login1") })
+        let (_, found, _) = try check(glances, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(line(found, "note", "battery", "UPower reports no battery (or is not running)"), "\(found)")
+        #expect(line(found, "note", "power actions", "logind does not offer reboot"), "\(found)")
+        #expect(line(found, "note", "media", "no MPRIS player on the session bus now"), "\(found)")
+        logind.signal(SIGTERM)
+    }
+
     @Test func helpersThatAreMissingOrMuteAreProblems() throws {
         let program = scratch.path + "/slidegate"
         #expect(copyFile(slidegatePath, program))

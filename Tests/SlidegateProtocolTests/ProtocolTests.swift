@@ -39,7 +39,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         let value = String(repeating: "€", count: Options.maximumValue / 3)
         let invocation = try Options.parse(
             ["--text", "--message", "--clock-format", "--date-format", "--unlock-command", "--theme", "--image", "--status-command"]
-                .flatMap { [$0, value] } + ["--status-interval", "3600", "--show-user"]
+                .flatMap { [$0, value] } + ["--status-interval", "3600", "--show-user", "--show-media", "--show-battery"]
+                + ["--power-actions", "suspend,hibernate,reboot,poweroff"]
                 + ["--image-mode", "stretch", "--auth", "pam,pin,fingerprint,key", "--show-failed-attempts", "--background", "#112233"]
                 + ["--foreground", "#ffffff80", "--direction", "auto", "--reduce-motion", "--timeout", "5", "--countdown", "--no-clock"])
         guard case .run(let options) = invocation else { throw ProtocolError("not a lock") }
@@ -86,7 +87,9 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
             s.strings = Strings.translated { "«\($0.english)»" }
             return s
         }()),
-        .windows(cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b),
+        .windows(
+            cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b,
+            media: 0x40_000c, power: 0x40_000d),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),
@@ -137,6 +140,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .firstFrame(path: "/home/ann/.cache/slidegate/slider-560x80", key: UInt64.max, shown: 0),
         .lend,
         .giveBack,
+        .act(.playPause),
+        .act(.power(.poweroff)),
     ]
 
     @Test(arguments: guardMessages)
@@ -170,7 +175,8 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
     }
 
     static let uiMessages: [UIMessage] = [
-        UIMessage.hello(protocol: 1, build: "x"), .drawn, .pong(UInt32.max), .notLent,
+        UIMessage.hello(protocol: 1, build: "x"), .drawn, .pong(UInt32.max), .notLent, .controls([]),
+        .controls([.previous, .playPause, .next, .power(.suspend), .power(.reboot)]), .controls(LockControl.all),
         .lent(SliderParts(track: 0x40_0001, thumb: 0x40_0002, label: nil)),
         .lent(
             SliderParts(
@@ -229,6 +235,13 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         #expect(throws: ProtocolError.self) { try UIMessage(body: ([11] + [UInt8](repeating: 0, count: 16) + [2])[...]) }
         #expect(throws: ProtocolError.self) { try AuthReply(body: [5, 2, 0, 0, 0, 0][...]) }
         #expect(try GuardMessage(body: ([11] + time + [1, 0])[...]) == .input(.authVerdict(granted: true, message: nil), at: 0))
+    }
+
+    /// A control the guard or the UI does not know is malformed, not a button.
+    @Test func unknownControlsAreMalformed() throws {
+        #expect(throws: ProtocolError.self) { try GuardMessage(body: [GuardMessage.Kind.act.rawValue, UInt8(LockControl.all.count)][...]) }
+        #expect(throws: ProtocolError.self) { try UIMessage(body: [UIMessage.Kind.controls.rawValue, 0, 0x80, 0, 0][...]) }
+        #expect(try GuardMessage(body: [GuardMessage.Kind.act.rawValue, 0][...]) == .act(.previous))
     }
 
     @Test func inputMessagesHaveOneFixedSize() {
