@@ -26,14 +26,15 @@ install -m 0644 packaging/lintian-overrides "$stage/usr/share/lintian/overrides/
 
 # Depends: what the dynamic helpers link (the guard is static), as dpkg-shlibdeps
 # computes it; it wants a debian/control to read. gdk-pixbuf, which the UI loads when it
-# reads an --image, is added by hand at the version its newest function needs.
+# reads an --image, and libsystemd (sd-bus, for --show-media, --show-battery and
+# --power-actions) are added by hand at the version their newest function needs.
 mkdir -p "$work/debian"
 printf 'Source: slidegate\n\nPackage: slidegate\nArchitecture: amd64\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e slidegate/usr/libexec/slidegate/slidegate-ui \
   -e slidegate/usr/libexec/slidegate/slidegate-auth 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-depends="$depends, libgdk-pixbuf-2.0-0 (>= 2.31.1)"
+depends="$depends, libgdk-pixbuf-2.0-0 (>= 2.31.1), libsystemd0 (>= 241)"
 
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: slidegate
