@@ -43,10 +43,12 @@ package enum PowerAction: String, CaseIterable, Equatable, Sendable {
 package enum LockControl: Equatable, Hashable, Sendable {
     case previous, playPause, next
     case power(PowerAction)
+    /// `--switch-user-command`'s button, which the guard carries out itself.
+    case switchUser
 
-    /// Every control, in reading order (the media panel, then the power row), which is the
-    /// order of their bits on the wire.
-    package static let all: [LockControl] = [.previous, .playPause, .next] + PowerAction.allCases.map { .power($0) }
+    /// Every control, in reading order (the media panel, the power row, the switch-user
+    /// button), which is the order of their bits on the wire.
+    package static let all: [LockControl] = [.previous, .playPause, .next] + PowerAction.allCases.map { .power($0) } + [.switchUser]
 
     package static let media: [LockControl] = [.previous, .playPause, .next]
 
@@ -75,6 +77,54 @@ package enum LockControl: Equatable, Hashable, Sendable {
 
     package static func controls(_ mask: UInt16) -> [LockControl] {
         all.filter { mask & 1 << UInt16($0.bit) != 0 }
+    }
+}
+
+/// A keyboard path through the controls: Tab focuses the first shown control (then the
+/// next, round), Shift+Tab the last (then the one before); Return, the keypad's Enter or
+/// Space carries out the focused one; Escape ends the focus, and so does any other key but
+/// a modifier, or a click, which then go on as they would have.
+package struct ControlFocus: Equatable, Sendable {
+    package private(set) var focused: LockControl?
+
+    package init() {}
+
+    /// What a key does to the focus.
+    package enum Step: Equatable, Sendable {
+        case forward, backward, activate, end
+        /// A modifier (Shift for Shift+Tab): the focus stays, and the key goes on.
+        case stay
+    }
+
+    /// The step `keysym` (its first level) with or without Shift is; nil for any other key.
+    package static func step(keysym: UInt32, shift: Bool) -> Step? {
+        switch keysym {
+        case 0xFF09: shift ? .backward : .forward
+        case 0xFE20: .backward
+        case 0xFF0D, 0xFF8D, 0x20: .activate
+        case 0xFF1B: .end
+        case 0xFFE1...0xFFEE, 0xFE01...0xFE13, 0xFF7E: .stay
+        default: nil
+        }
+    }
+
+    /// Moves along `shown` (in reading order); nothing when none is shown.
+    package mutating func move(_ forward: Bool, among shown: [LockControl]) {
+        guard !shown.isEmpty else { return focused = nil }
+        guard let focused, let index = shown.firstIndex(of: focused) else {
+            return self.focused = forward ? shown.first : shown.last
+        }
+        self.focused = shown[(index + (forward ? 1 : shown.count - 1)) % shown.count]
+    }
+
+    package mutating func end() {
+        focused = nil
+    }
+
+    /// The controls shown changed: one focused that is not among them any more loses the
+    /// focus.
+    package mutating func follow(_ shown: [LockControl]) {
+        if let focused, !shown.contains(focused) { self.focused = nil }
     }
 }
 

@@ -231,6 +231,8 @@ package final class Guard {
         supervision = UISupervision(start: now)
         host.heard = { [unowned self] in heard($0, at: $1) }
         host.control = { [unowned self] in act($0) }
+        host.focusChanged = { [unowned self] in send(.focus($0)) }
+        host.focusable = focusable
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
         // From here on a guard that dies leaves its windows to the next, which frees them
@@ -476,6 +478,9 @@ package final class Guard {
             pacer.hinted()
         case .motion(let x, let y, _):
             pacer.moved(x: x, y: y, at: now)
+        case .press where focused:
+            // A click ends the keyboard's focus, and does nothing else.
+            host.endFocus()
         case .press(let x, let y) where cover.banner.contains(x: x + origin.x, y: y + origin.y) && gate.banners.visible(at: now) != nil:
             // A click on the banner dismisses it.
             return host.handle(.bannerClicked, at: now)

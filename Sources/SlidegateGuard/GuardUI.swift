@@ -110,7 +110,10 @@ extension Guard {
             }
             if let answer = received.lendAnswer { lent(answer) }
             // Only controls the lock was asked for can be hit.
-            if let shown = received.controls { shownControls = shown.filter(offeredControls.contains) }
+            if let shown = received.controls {
+                shownControls = shown.filter(offeredControls.contains)
+                host.focusable = focusable
+            }
             if received.answered && shedAfterFirstAnswer {
                 shedAfterFirstAnswer = false
                 giveBackStartupPages()
@@ -145,6 +148,13 @@ extension Guard {
         guard shownControls.contains(control) else { return }
         send(.act(control))
     }
+
+    /// The controls Tab moves through, in reading order: those the UI shows, then the
+    /// switch-user button.
+    var focusable: [LockControl] { shownControls + (cover.switchUserWindow != 0 ? [.switchUser] : []) }
+
+    /// Whether the keyboard's focus is on a control.
+    var focused: Bool { host.focusedControl != nil }
 
     /// The session's LockedHint is true from the first time the slider shows.
     func sayLocked() {
@@ -216,6 +226,7 @@ extension Guard {
         ui = nil
         loan.drop()
         shownControls = []
+        host.focusable = focusable
         let now = boottimeNow()
         report("the slider's drawing program \(reason); starting another")
         supervision.ended(at: now, after: now - process.process.started)

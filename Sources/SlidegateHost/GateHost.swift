@@ -33,6 +33,14 @@ package final class GateHost {
     private let mediaKeys: Bool
     /// Carries out a control the person pressed (the guard tells its UI).
     package var control: (LockControl) -> Void = { _ in }
+    /// The controls shown, in reading order, which Tab moves through (the guard says).
+    package var focusable: [LockControl] = [] {
+        didSet { focusMoved { $0.follow(focusable) } }
+    }
+    private var focus = ControlFocus()
+    package var focusedControl: LockControl? { focus.focused }
+    /// The focus moved (nil: it ended): the guard has the UI ring the control.
+    package var focusChanged: (LockControl?) -> Void = { _ in }
     /// `--switch-user-command`.
     private let switchUserCommand: String?
     /// The commands the person started with a key or the switch-user button, by what
@@ -182,6 +190,10 @@ package final class GateHost {
     /// then Caps Lock as the server has it now. With `--blank-after`, Escape on the slider
     /// stage (no password field open) blanks the screen once it is released.
     package func keyPressed(_ key: KeyPress, at now: Double) -> ExitStatus? {
+        if focusKey(key) {
+            idle?.personActed(at: now)
+            return nil
+        }
         if idle != nil, key.password?.entry == .escape, !gate.entry.isOpen {
             idle?.escapePressed(at: now)
             return nil
@@ -205,6 +217,37 @@ package final class GateHost {
             if let status = handle(.key(entry), at: now) { return status }
         }
         return keyboardChanged(at: now)
+    }
+
+    /// Tab and Shift+Tab through the controls, Return or Space on the focused one, Escape
+    /// (or any other key, which then goes on) out: whether the key was the focus's.
+    private func focusKey(_ key: KeyPress) -> Bool {
+        let step = ControlFocus.step(keysym: key.keysym, shift: key.shift)
+        switch step {
+        case .forward?, .backward? where !focusable.isEmpty:
+            focusMoved { $0.move(step == .forward, among: focusable) }
+            return true
+        case .activate? where focus.focused != nil:
+            if let focused = focus.focused { focused == .switchUser ? switchUser() : control(focused) }
+            return true
+        case .stay?:
+            return false
+        default:
+            guard focus.focused != nil else { return false }
+            endFocus()
+            return step == .end
+        }
+    }
+
+    /// A click, or a key the focus does not take: the focus ends.
+    package func endFocus() {
+        focusMoved { $0.end() }
+    }
+
+    private func focusMoved(_ change: (inout ControlFocus) -> Void) {
+        let before = focus.focused
+        change(&focus)
+        if focus.focused != before { focusChanged(focus.focused) }
     }
 
     /// A key release: the screen blanks if it was Escape's (`keyPressed`); Caps Lock, or

@@ -46,14 +46,17 @@ package struct KeyPress {
     package var keysym: UInt32
     /// Ctrl and Alt are both held.
     package var controlAlt: Bool
+    /// Shift is held (Shift+Tab).
+    package var shift: Bool
     /// The key as the password stage takes it, if it means anything there.
     package var password: PasswordKey?
     /// The key as the PIN wheels take it, if they take it.
     package var wheel: WheelKey?
 
-    package init(keysym: UInt32, controlAlt: Bool = false, password: PasswordKey? = nil, wheel: WheelKey? = nil) {
+    package init(keysym: UInt32, controlAlt: Bool = false, shift: Bool = false, password: PasswordKey? = nil, wheel: WheelKey? = nil) {
         self.keysym = keysym
         self.controlAlt = controlAlt
+        self.shift = shift
         self.password = password
         self.wheel = wheel
     }

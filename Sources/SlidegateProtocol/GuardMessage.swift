@@ -17,6 +17,7 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case lend
     case giveBack
     case act(LockControl)
+    case focus(LockControl?)
 }
 
 extension GuardMessage {
@@ -91,6 +92,9 @@ extension GuardMessage {
         /// u8 the control's bit (`LockControl.bit`): the person pressed that button (or its
         /// media key); the UI asks its player or logind.
         case act
+        /// u8 has, [u8 the control's bit]: the keyboard focus is on that control (Tab), or
+        /// on none; the UI rings it.
+        case focus
     }
 
     /// The kind this message goes out as.
@@ -116,6 +120,7 @@ extension GuardMessage {
         case .lend: .lend
         case .giveBack: .giveBack
         case .act: .act
+        case .focus: .focus
         }
     }
 
@@ -223,6 +228,9 @@ extension GuardMessage {
             case .act(let control):
                 w.kind(kind)
                 w.u8(control.bit)
+            case .focus(let control):
+                w.kind(kind)
+                w.optional(control) { $0.u8($1.bit) }
             }
         }
     }
@@ -291,6 +299,14 @@ extension GuardMessage {
             let bit = try r.u8()
             guard let control = LockControl(bit: bit) else { throw ProtocolError("act: unknown control \(bit)") }
             self = .act(control)
+        case .focus:
+            guard try r.present() else {
+                self = .focus(nil)
+                break
+            }
+            let bit = try r.u8()
+            guard let control = LockControl(bit: bit) else { throw ProtocolError("focus: unknown control \(bit)") }
+            self = .focus(control)
         }
         try r.end()
     }

@@ -140,7 +140,8 @@ package final class NoticeRenderer {
                 let glyph = control == .playPause ? background : foreground
                 cairo_set_source_rgb(cr, glyph.red, glyph.green, glyph.blue)
                 mediaGlyph(control, playing: playing, cx: rect.midX, cy: rect.midY, r: r * 0.42, cr)
-                if control == focused { ring(rect, radius: r, cr) }
+                // Around the disc, clear of it.
+                if control == focused { ring(Rect(x: rect.x - 5, y: rect.y - 5, width: rect.width + 10, height: rect.height + 10), radius: r + 5, cr) }
             }
         }
         cairo_restore(cr)
@@ -193,7 +194,7 @@ package final class NoticeRenderer {
         case .next:
             cairo_rectangle(cr, cx + r * 0.6, cy - r * 0.9, r * 0.3, r * 1.8)
             triangle(pointing: 1, tip: cx + r * 0.55)
-        case .power:
+        case .power, .switchUser:
             break
         }
         cairo_fill(cr)

@@ -142,7 +142,7 @@ final class MediaWatch {
             case .previous: "Previous"
             case .playPause: "PlayPause"
             case .next: "Next"
-            case .power: ""
+            case .power, .switchUser: ""
             }
         guard !method.isEmpty else { return }
         bus.call(owner, Self.path, Self.interface, method) { reply in
@@ -172,6 +172,15 @@ final class Glances {
     private var mediaPaintedAt = -Double.infinity
     /// The controls the guard was last told are shown.
     private var told: [LockControl]?
+    /// The control the keyboard's focus is on, ringed.
+    var focused: LockControl? {
+        didSet {
+            guard focused != oldValue else { return }
+            let media = Set(LockControl.media)
+            if [focused, oldValue].contains(where: { $0.map(media.contains) == true }) { mediaDue = true }
+            if [focused, oldValue].contains(where: { if case .power? = $0 { true } else { false } }) { powerDue = true }
+        }
+    }
 
     init(options: Options, loop: EventLoop, link: GuardLink) {
         self.options = options
@@ -229,9 +238,10 @@ final class Glances {
         if powerDue, let power, let watch = powerWatch {
             powerDue = false
             let size = (power.renderer.width, power.renderer.height)
-            let buttons = ControlPlacement.powerButtons(watch.offered, in: size, configured: options.powerActions.count)
-                .map { (text: options.strings[$0.0.label], rect: $0.1) }
-            try power.surface.paint { (cr) throws(RenderError) in try power.renderer.drawButtons(buttons, focused: nil, into: cr) }
+            let placed = ControlPlacement.powerButtons(watch.offered, in: size, configured: options.powerActions.count)
+            let buttons = placed.map { (text: options.strings[$0.0.label], rect: $0.1) }
+            let ringed = placed.firstIndex { focused == .power($0.0) }
+            try power.surface.paint { (cr) throws(RenderError) in try power.renderer.drawButtons(buttons, focused: ringed, into: cr) }
             power.surface.present(on: power.window)
         }
         if mediaDue, let media {
@@ -253,7 +263,7 @@ final class Glances {
         try media.surface.paint { (cr) throws(RenderError) in
             try media.renderer.drawMedia(
                 title: playing?.title, artist: playing?.artist ?? "", playing: playing?.playing ?? false,
-                text: ControlPlacement.mediaText(in: size), buttons: ControlPlacement.mediaButtons(in: size), focused: nil, into: cr)
+                text: ControlPlacement.mediaText(in: size), buttons: ControlPlacement.mediaButtons(in: size), focused: focused, into: cr)
         }
         media.surface.present(on: media.window)
     }

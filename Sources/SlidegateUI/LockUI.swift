@@ -31,8 +31,10 @@ package final class LockUI {
     private let windows: Handshake.Windows
     private var bannerWindow: NoticeWindow?
     private var messageWindow: NoticeWindow?
-    /// `--switch-user-command`'s button, drawn once.
+    /// `--switch-user-command`'s button, drawn again when the focus comes or goes.
     private var switchUserButton: NoticeWindow?
+    /// The control the keyboard's focus is on (Tab), as the guard says.
+    private var focused: LockControl?
     /// The banner as last painted.
     private var shownBanner: Scene.BannerView??
     /// The PIN wheels' row relative to the slider, as the guard's `layout` says.
@@ -297,6 +299,11 @@ package final class LockUI {
                 painter.changed = true
             case .act(let control):
                 glances?.perform(control)
+            case .focus(let control):
+                let before = focused
+                focused = control
+                glances?.focused = control
+                if (before == .switchUser) != (control == .switchUser) { try paintSwitchUser() }
             }
         }
     }
@@ -336,10 +343,7 @@ package final class LockUI {
             display: display, window: windows.power, options: options, fontMap: fontMap, textScale: 0.38,
             backdrop: wallpaper?.backdrop(under: windows.power))
         glances?.windowsChanged()
-        if let button = switchUserButton {
-            try button.surface.paint { (cr) throws(RenderError) in try button.renderer.drawButton(options.strings[.switchUser], into: cr) }
-            button.surface.present(on: button.window)
-        }
+        try paintSwitchUser()
         guard windows.message != 0, let text = options.message else { return }
         let line = try NoticeWindow(
             display: display, window: windows.message, options: options, fontMap: fontMap, textScale: 0.55,
@@ -347,6 +351,15 @@ package final class LockUI {
         try line.surface.paint { (cr) throws(RenderError) in try line.renderer.drawMessage(text, into: cr) }
         line.surface.present(on: line.window)
         messageWindow = line
+    }
+
+    private func paintSwitchUser() throws(UserError) {
+        guard let button = switchUserButton else { return }
+        let whole = Rect(x: 0, y: 0, width: button.renderer.width, height: button.renderer.height)
+        try button.surface.paint { (cr) throws(RenderError) in
+            try button.renderer.drawButtons([(options.strings[.switchUser], whole)], focused: focused == .switchUser ? 0 : nil, into: cr)
+        }
+        button.surface.present(on: button.window)
     }
 
     /// The guard laid the slider out anew: the mirror, the painter and the wheels follow.

@@ -44,7 +44,7 @@ extension KeyPress {
     package init(keysym: UInt32, layoutKeysym: UInt32, state: UInt32) {
         let controlAltMask = UInt32(clamping: ControlMask | Mod1Mask)
         self.init(
-            keysym: keysym, controlAlt: state & controlAltMask == controlAltMask,
+            keysym: keysym, controlAlt: state & controlAltMask == controlAltMask, shift: state & UInt32(ShiftMask) != 0,
             password: PasswordKey(keysym: layoutKeysym, control: state & UInt32(ControlMask) != 0), wheel: WheelKey(keysym: layoutKeysym))
     }
 }

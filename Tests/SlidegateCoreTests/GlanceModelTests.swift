@@ -52,6 +52,34 @@ struct GlanceModelTests {
         #expect(LockControl.mediaKey(0x61) == nil)
     }
 
+    @Test func tabMovesTheFocusRoundTheControlsInReadingOrder() {
+        let shown: [LockControl] = [.previous, .playPause, .next, .power(.suspend), .switchUser]
+        var focus = ControlFocus()
+        focus.move(true, among: shown)
+        #expect(focus.focused == .previous, "the first Tab focuses the first control")
+        for _ in 0..<4 { focus.move(true, among: shown) }
+        #expect(focus.focused == .switchUser)
+        focus.move(true, among: shown)
+        #expect(focus.focused == .previous, "round again")
+        focus.move(false, among: shown)
+        #expect(focus.focused == .switchUser, "Shift+Tab goes back")
+        focus.follow([.previous, .next])
+        #expect(focus.focused == nil, "a control that went takes the focus with it")
+        focus.move(false, among: shown)
+        #expect(focus.focused == .switchUser, "from none, Shift+Tab focuses the last")
+        focus.follow(shown)
+        #expect(focus.focused == .switchUser)
+        focus.end()
+        #expect(focus.focused == nil)
+        focus.move(true, among: [])
+        #expect(focus.focused == nil, "nothing to focus")
+        #expect(ControlFocus.step(keysym: 0xFF09, shift: false) == .forward && ControlFocus.step(keysym: 0xFF09, shift: true) == .backward)
+        #expect(ControlFocus.step(keysym: 0xFE20, shift: true) == .backward)
+        #expect([0xFF0D, 0xFF8D, 0x20].allSatisfy { ControlFocus.step(keysym: $0, shift: false) == .activate })
+        #expect(ControlFocus.step(keysym: 0xFF1B, shift: false) == .end && ControlFocus.step(keysym: 0x61, shift: false) == nil)
+        #expect([0xFFE1, 0xFFE3, 0xFFE9, 0xFFEB, 0xFE03].allSatisfy { ControlFocus.step(keysym: $0, shift: false) == .stay }, "modifiers")
+    }
+
     @Test func thePlayingPlayerIsShownElseTheLastChanged() {
         var players = MediaPlayers()
         #expect(players.current == nil)

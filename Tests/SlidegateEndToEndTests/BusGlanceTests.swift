@@ -129,6 +129,60 @@ import Testing
         logind.signal(SIGTERM)
     }
 
+    /// The focus ring's colour (the info accent, #4a90d9) in a rectangle.
+    func ringed(x: Int, y: Int, width: Int, height: Int) -> Bool {
+        (client.pixels(x: x, y: y, width: width, height: height) ?? []).contains { pixel in
+            let (r, g, b) = (Int(pixel >> 16 & 0xff), Int(pixel >> 8 & 0xff), Int(pixel & 0xff))
+            return abs(r - 0x4a) < 12 && abs(g - 0x90) < 12 && abs(b - 0xd9) < 12
+        }
+    }
+
+    /// Tab and Shift+Tab move a ring through the controls in reading order (the power row,
+    /// then the switch-user button); Return carries out the one ringed; Escape and a click
+    /// end the focus without doing anything else.
+    @Test func theKeyboardReachesEveryControl() throws {
+        let logind = try mock("logind", owning: "org.freedesktop.login1")
+        let marker = scratch.path + "/switched"
+        let gate = try lock(["--power-actions", "suspend,reboot", "--switch-user-command", "touch \(marker)", "--blank-after", "60"])
+        let row = (x: 1280 - 19 - (2 * 115 + 10), y: 720 - 19 - 32)
+        let suspend = (x: row.x, y: row.y, width: 115, height: 32)
+        let reboot = (x: row.x + 125, y: row.y, width: 115, height: 32)
+        #expect(eventually { lit(x: row.x, y: row.y, width: 240, height: 32) > 20 }, "the row shows: \(gate.standardError)")
+        #expect(!ringed(x: row.x, y: row.y, width: 240, height: 32))
+        client.key(0xFF09)
+        #expect(eventually { ringed(x: suspend.x, y: suspend.y, width: suspend.width, height: suspend.height) }, "the first Tab: suspend")
+        #expect(!ringed(x: reboot.x, y: reboot.y, width: reboot.width, height: reboot.height))
+        client.key(0xFF09)
+        #expect(eventually { ringed(x: reboot.x, y: reboot.y, width: reboot.width, height: reboot.height) }, "then reboot")
+        #expect(!ringed(x: suspend.x, y: suspend.y, width: suspend.width, height: suspend.height))
+        client.key(0xFF09)
+        #expect(eventually { !ringed(x: row.x, y: row.y, width: 240, height: 32) }, "then the switch-user button")
+        client.key(0xFF0D)
+        #expect(eventually { access(marker, F_OK) == 0 }, "Return pressed it")
+        // Shift+Tab twice from there: back to suspend.
+        client.keyDown(0xFFE1)
+        client.key(0xFF09)
+        client.key(0xFF09)
+        client.keyUp(0xFFE1)
+        #expect(eventually { ringed(x: suspend.x, y: suspend.y, width: suspend.width, height: suspend.height) }, "Shift+Tab went back")
+        client.key(0x20)
+        #expect(eventually { logindCalls("Suspend").count == 1 }, "Space pressed it")
+        #expect(logindCalls("Reboot").isEmpty)
+        client.key(0xFF1B)
+        #expect(eventually { !ringed(x: row.x, y: row.y, width: 240, height: 32) }, "Escape ends the focus")
+        sleep(seconds: 0.5)
+        #expect(!client.screenSaverOn(), "and only that: the screen stays")
+        client.key(0xFF09)
+        #expect(eventually { ringed(x: suspend.x, y: suspend.y, width: suspend.width, height: suspend.height) })
+        client.move(200, 200)
+        client.button(true)
+        client.button(false)
+        #expect(eventually { !ringed(x: row.x, y: row.y, width: 240, height: 32) }, "a click elsewhere ends it")
+        #expect(logindCalls("Suspend").count == 1 && !client.canGrabKeyboard())
+        unlock(gate)
+        logind.signal(SIGTERM)
+    }
+
     // --show-media: mpv with mpv-mpris, and a hostile player.
 
     /// A 2-second 440 Hz tone, 16-bit mono at 8 kHz: what mpv plays, looped.

@@ -250,30 +250,25 @@ import Testing
     }
 
     /// Whether the X screen saver is on, as the server says.
-    func screenSaverOn() -> Bool {
-        var info = XScreenSaverInfo()
-        return XScreenSaverQueryInfo(client.display, client.root, &info) != 0 && info.state == ScreenSaverOn
-    }
-
     /// `--blank-after`: a lock left alone blanks the screen and then wakes no process; the
     /// first motion brings it back; Escape blanks it at once, once released.
     @Test func blankAfterBlanksAQuietLockAndEscapeBlanksAtOnce() throws {
         let gate = try lock(["--blank-after", "2"])
-        #expect(!screenSaverOn())
-        #expect(eventually(within: 4) { screenSaverOn() }, "blank 2 s after the last input")
+        #expect(!client.screenSaverOn())
+        #expect(eventually(within: 4) { client.screenSaverOn() }, "blank 2 s after the last input")
         sleep(seconds: 0.3)
         let blank = wakeUps(ofTheLock: gate.pid, over: 1.5)
         #expect(blank == 0, "the lock woke \(blank) times while the screen was blank")
         client.move(700, 500)
-        #expect(eventually { !screenSaverOn() }, "the first motion ends the blank screen")
+        #expect(eventually { !client.screenSaverOn() }, "the first motion ends the blank screen")
         #expect(eventually { covered() && thumbShown(at: 0) }, "and shows the lock")
         client.keyDown(0xff1b)
         sleep(seconds: 0.3)
-        #expect(!screenSaverOn(), "not while Escape is down: its release would end it")
+        #expect(!client.screenSaverOn(), "not while Escape is down: its release would end it")
         client.keyUp(0xff1b)
-        #expect(eventually(within: 0.8) { screenSaverOn() }, "Escape blanks at once")
+        #expect(eventually(within: 0.8) { client.screenSaverOn() }, "Escape blanks at once")
         client.move(710, 505)
-        #expect(eventually { !screenSaverOn() })
+        #expect(eventually { !client.screenSaverOn() })
         client.drag(from: (140, 140), to: (1000, 140))
         #expect(gate.wait() == 0, "\(gate.standardError)")
     }
@@ -283,7 +278,7 @@ import Testing
         let gate = try lock()
         client.key(0xff1b)
         sleep(seconds: 0.5)
-        #expect(!screenSaverOn())
+        #expect(!client.screenSaverOn())
         #expect(gate.isRunning)
     }
 

@@ -1,5 +1,6 @@
 import CX11
 import CXShim
+import CXScreenSaver
 import CXTest
 import Glibc
 import Testing
@@ -587,6 +588,12 @@ final class Client {
     }
 
     /// Tries to grab the keyboard; releases it at once if it got it.
+    /// Whether the server's screen saver is on (`--blank-after` forces it).
+    func screenSaverOn() -> Bool {
+        var info = XScreenSaverInfo()
+        return XScreenSaverQueryInfo(display, root, &info) != 0 && info.state == ScreenSaverOn
+    }
+
     func canGrabKeyboard() -> Bool {
         let result = XGrabKeyboard(display, root, 0, GrabModeAsync, GrabModeAsync, 0)
         if result == GrabSuccess { XUngrabKeyboard(display, 0) }

@@ -142,6 +142,9 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         .giveBack,
         .act(.playPause),
         .act(.power(.poweroff)),
+        .focus(.switchUser),
+        .focus(.previous),
+        .focus(nil),
     ]
 
     @Test(arguments: guardMessages)
