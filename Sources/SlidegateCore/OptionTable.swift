@@ -235,13 +235,36 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image", defaultValue: nil, modes: .lock, section: .lockScreen,
-            help: ["lock mode: a background image (PNG or JPEG) on every monitor"],
+            name: "image", argument: .file, placeholder: "PATH", expected: "a PNG or JPEG image, or desktop", defaultValue: nil, modes: .lock,
+            section: .lockScreen,
+            help: ["lock mode: a background image (PNG or JPEG) on every monitor;", "desktop: the screen as it was, blurred (--blur 8 or more)"],
             summary: "lock mode: a background image",
             look: true,
             set: { p, v, _ in
                 guard !v.isEmpty else { return false }
                 p.options.image = v
+                return true
+            }),
+        OptionSpec(
+            name: "blur", argument: .text, placeholder: "RADIUS", expected: "a radius in pixels from 0 to 200, such as 20", defaultValue: "0",
+            modes: .lock, section: .lockScreen,
+            help: ["lock mode: blur --image by RADIUS pixels (the Gaussian's", "standard deviation at scale 1)"],
+            summary: "lock mode: blur the background image",
+            look: true,
+            set: { p, v, _ in
+                guard let radius = Double(v), radius.isFinite, (0...Blur.maximumRadius).contains(radius) else { return false }
+                p.options.blur = radius
+                return true
+            }),
+        OptionSpec(
+            name: "dim", argument: .text, placeholder: "FRACTION", expected: "a fraction from 0 to 0.9, such as 0.4", defaultValue: "0",
+            modes: .lock, section: .lockScreen,
+            help: ["lock mode: darken --image by FRACTION (0 to 0.9)"],
+            summary: "lock mode: darken the background image",
+            look: true,
+            set: { p, v, _ in
+                guard let fraction = Double(v), fraction.isFinite, (0...0.9).contains(fraction) else { return false }
+                p.options.dim = fraction
                 return true
             }),
         OptionSpec(

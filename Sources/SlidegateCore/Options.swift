@@ -74,6 +74,12 @@ package struct Options: Equatable, Sendable {
     /// `--show-media`, `--show-battery`: the player's panel, the battery in the status strip.
     package var showMedia = false
     package var showBattery = false
+    /// `--blur` (0: none) and `--dim` (0: none), for `--image`.
+    package var blur = 0.0
+    package var dim = 0.0
+    /// `--image desktop`: the screen as it was when the lock came.
+    package var imageIsDesktop: Bool { image == Self.desktopImage }
+    package static let desktopImage = "desktop"
     /// `--power-actions`, in the order given.
     package var powerActions: [PowerAction] = []
 

@@ -156,6 +156,14 @@ extension Options {
         if options.statusCommand == nil, commandLine.contains(where: { $0.option.name == "status-interval" }) {
             throw UserError("--status-interval: says how often --status-command runs, which is not given", status: .usage)
         }
+        for name in ["blur", "dim"] where options.image == nil && commandLine.contains(where: { $0.option.name == name }) {
+            throw UserError("--\(name): applies to --image, which is not given", status: .usage)
+        }
+        if options.imageIsDesktop && options.blur < Blur.leastForDesktop {
+            throw UserError(
+                "--blur: --image desktop needs --blur \(Int(Blur.leastForDesktop)) or more, or the screen's text could be read on the lock",
+                status: .usage)
+        }
         if options.grace > 0 && options.auth == .none {
             throw UserError("--grace: with --auth none the slide alone always opens the lock; give --auth too", status: .usage)
         }

@@ -1,5 +1,5 @@
 /// An axis-aligned rectangle in pixels; the origin is the top-left corner.
-package struct Rect: Equatable, Sendable {
+package struct Rect: Equatable, Hashable, Sendable {
     package var x: Double
     package var y: Double
     package var width: Double

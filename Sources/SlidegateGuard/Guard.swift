@@ -173,7 +173,7 @@ package final class Guard {
             let theme = try ThemeFiles(directory: directory, scale: scale)
             if let color = theme.config.foreground, !options.foregroundGiven { self.options.foreground = color }
         }
-        if let image = self.options.image { try BackgroundImageFile.check(image) }
+        if let image = self.options.image, !self.options.imageIsDesktop { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
         pacer = MotionPacer(fps: fps)
         loop = try EventLoop(display: display, synthetic: .ignored)
@@ -195,7 +195,7 @@ package final class Guard {
                     message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
                     switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count),
-                scale: coverScale)
+                scale: coverScale, keepDesktop: options.imageIsDesktop)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the

@@ -10,9 +10,10 @@ import SlidegateXlib
 extension Guard {
     /// Whether a first frame is kept for the slider as it will be laid out on the primary
     /// monitor now (its header only: `showFirstFrame` checks the pixels). Always false over
-    /// a picture, which is never kept.
+    /// a picture, which is never kept (the desktop's frame is: over the plain background,
+    /// the picture following).
     static func isFrameKept(_ options: Options, display: XDisplay, settings: UISettings, program: Executable, scale: Double) -> Bool {
-        guard options.image == nil else { return false }
+        guard options.image == nil || options.imageIsDesktop else { return false }
         let slider = LockPlacement.slider(on: display.sliderMonitor(scale: scale), geometry: sliderGeometry(options), scale: scale)
         let width = Int(pixels: slider.width)
         let height = Int(pixels: slider.height)

@@ -187,7 +187,8 @@ extension Guard {
                 .windows(
                     cover: UInt64(clamping: cover.cover), slider: UInt64(clamping: cover.sliderWindow), banner: UInt64(clamping: cover.bannerWindow), message: UInt64(clamping: cover.messageWindow),
                     wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow),
-                    media: UInt64(clamping: cover.mediaWindow), power: UInt64(clamping: cover.powerWindow)))
+                    media: UInt64(clamping: cover.mediaWindow), power: UInt64(clamping: cover.powerWindow),
+                    desktop: UInt64(clamping: cover.desktop)))
             sendLayout()
             send(.state(gate.snapshot))
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }

@@ -47,6 +47,9 @@ final class LockCover {
     private(set) var clockWindow: Window = 0
     /// The switch-user button, when there is one.
     private(set) var switchUserWindow: Window = 0
+    /// `--image desktop`: the screen as it was before the lock covered it, copied in the
+    /// server (0: none). The UI blurs it; no pixel of it comes through the guard.
+    private(set) var desktop: Pixmap = 0
     /// `--show-media`'s panel and `--power-actions`' row, when there are.
     private(set) var mediaWindow: Window = 0
     private(set) var powerWindow: Window = 0
@@ -64,7 +67,9 @@ final class LockCover {
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
-    init(display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double) throws(UserError) {
+    init(
+        display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double, keepDesktop: Bool = false
+    ) throws(UserError) {
         self.scale = scale
         self.parts = parts
         self.display = display
@@ -73,6 +78,8 @@ final class LockCover {
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
+        // Before anything of the lock is on the screen.
+        if keepDesktop { desktop = Self.copyScreen(display) }
         overlay = Self.takeOverlay(display)
         parent = overlay ?? display.root
         XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
@@ -94,6 +101,7 @@ final class LockCover {
     }
 
     deinit {
+        if desktop != 0 { XFreePixmap(display.pointer, desktop) }
         XDestroyWindow(display.pointer, cover)
         if obscurer != 0 { XDestroyWindow(display.pointer, obscurer) }
         if let overlay { XCompositeReleaseOverlayWindow(display.pointer, overlay) }
@@ -115,6 +123,29 @@ final class LockCover {
         XSetInputFocus(dpy, focusBefore, RevertToParent, UInt(CurrentTime))
         XSync(dpy, 0)
         _ = sg_take_x_error()
+    }
+
+    /// A pixmap holding what the screen shows now: the root window with everything in it,
+    /// as the server has the screen's pixels (under a compositing manager, what it painted
+    /// into the overlay window, a child of the root). 0 when the server cannot make one that
+    /// large: the lock shows the plain background.
+    private static func copyScreen(_ display: XDisplay) -> Pixmap {
+        let dpy = display.pointer
+        let size = display.rootSize()
+        let (width, height) = (UInt32(clamping: size.width), UInt32(clamping: size.height))
+        let pixmap = XCreatePixmap(dpy, display.root, width, height, UInt32(clamping: XDefaultDepth(dpy, display.screen)))
+        var values = XGCValues()
+        values.subwindow_mode = IncludeInferiors
+        let gc = XCreateGC(dpy, pixmap, UInt(GCSubwindowMode), &values)
+        XCopyArea(dpy, display.root, pixmap, gc, 0, 0, width, height, 0, 0)
+        XFreeGC(dpy, gc)
+        guard display.sync() == nil else {
+            XFreePixmap(dpy, pixmap)
+            _ = display.sync()
+            report("--image desktop: the X server cannot hold a copy of the screen; showing the plain background")
+            return 0
+        }
+        return pixmap
     }
 
     /// The Composite overlay window, mapped and with any shape of its bounds undone (a

@@ -40,13 +40,18 @@ package enum SetupCheck {
         // What the guard checks before it locks (a run stops there with exit 2); slidegate-ui
         // then decodes what passes.
         var imageReadable = true
-        if let image = options.image {
+        if let image = options.image, !options.imageIsDesktop {
             do throws(UserError) {
                 try BackgroundImageFile.check(image)
             } catch {
                 findings.append(.init(.problem, "image", error.message))
                 imageReadable = false
             }
+        }
+        if options.imageIsDesktop {
+            let blur = Int(exactly: options.blur).map(String.init) ?? "\(options.blur)"
+            let dimmed = options.dim > 0 ? ", dimmed by \(options.dim)" : ""
+            findings.append(.init(.ok, "image", "desktop: the screen as the lock finds it, blurred by \(blur)\(dimmed), kept nowhere"))
         }
         findings += looks(options, uiPath: uiPath, decodingTheImage: imageReadable)
         findings.append(Translation.catalogueFinding())
@@ -469,7 +474,7 @@ package enum SetupCheck {
     private static func looks(_ options: Options, uiPath: String, decodingTheImage: Bool) -> [SetupReport.Finding] {
         var settings = ["text=\(options.text)"]
         if let theme = options.theme { settings.append("theme=\(theme)") }
-        if let image = options.image, decodingTheImage { settings.append("image=\(image)") }
+        if let image = options.image, decodingTheImage, !options.imageIsDesktop { settings.append("image=\(image)") }
         if let scale = options.scale { settings.append("scale=\(scale)") }
         // The drawing program runs the status command, as while locked: the guard never does.
         if let command = options.statusCommand { settings.append("status-command=\(command)") }

@@ -6,7 +6,7 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case settings(UISettings)
     case windows(
         cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64, switchUser: UInt64, media: UInt64,
-        power: UInt64)
+        power: UInt64, desktop: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -38,7 +38,8 @@ extension GuardMessage {
         case settings
         /// u64 the cover (the UI draws --image on it), u64 the slider window, u64 the banner
         /// strip, u64 the --message line, u64 the wheels, u64 the clock, u64 the switch-user
-        /// button, u64 the media panel, u64 the power row (0: none): the first message after settings, and `layout` the next. They
+        /// button, u64 the media panel, u64 the power row (0: none), u64 `--image desktop`'s
+        /// pixmap of the screen as it was (0: none), of the root's depth and size: the first message after settings, and `layout` the next. They
         /// are of the screen's default visual and depth; the UI asks the server the sizes of
         /// all but the slider, again after each `layout`.
         case windows
@@ -145,9 +146,9 @@ extension GuardMessage {
             case .settings(let s):
                 w.kind(kind)
                 s.write(to: &w)
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop):
                 w.kind(kind)
-                for window in [cover, slider, banner, message, wheels, clock, switchUser, media, power] { w.u64(window) }
+                for window in [cover, slider, banner, message, wheels, clock, switchUser, media, power, desktop] { w.u64(window) }
             case .layout(let width, let height, let wheels):
                 w.kind(kind)
                 w.u32(UInt32(clamping: width))
@@ -246,7 +247,7 @@ extension GuardMessage {
         case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
-                clock: try r.u64(), switchUser: try r.u64(), media: try r.u64(), power: try r.u64())
+                clock: try r.u64(), switchUser: try r.u64(), media: try r.u64(), power: try r.u64(), desktop: try r.u64())
         case .layout:
             let width = Int(clamping: try r.u32())
             let height = Int(clamping: try r.u32())

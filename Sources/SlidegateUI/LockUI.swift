@@ -50,7 +50,7 @@ package final class LockUI {
     /// The event loop's watch of the clock panel's timer.
     private var clockWatch: EventLoop.Watch?
     /// `--image` on the cover, and under each window.
-    private let wallpaper: Wallpaper?
+    private var wallpaper: Wallpaper?
     /// Where the slider's first frame is kept for the next lock, the checksum of what the
     /// guard showed from there, and the scene that frame is, until the frame has been kept
     /// (or found kept).
@@ -125,8 +125,13 @@ package final class LockUI {
         stage = try GuardedWindow(display: display, window: windows.slider, width: layout.width, height: layout.height)
         wheelArea = layout.wheels
         // The picture before the slider: they appear together.
-        wallpaper = try options.image.map { (path) throws(UserError) in
-            try Wallpaper(display: display, cover: windows.cover, path: path, mode: options.imageMode, background: options.background)
+        // The desktop follows the first frame, which is kept without it (`showDesktop`).
+        wallpaper = try options.image.flatMap { (path) throws(UserError) in
+            options.imageIsDesktop
+                ? nil
+                : try Wallpaper(
+                    display: display, cover: windows.cover, source: .file(path), mode: options.imageMode, background: options.background,
+                    blur: options.blur * (options.scale ?? 1), dim: options.dim)
         }
         _ = wallpaper?.refresh()
         var gateSettings = options.gateSettings
@@ -188,6 +193,7 @@ package final class LockUI {
         if let until = settlesAt, now < until { return .wait(until: min(deadline ?? until, until)) }
         settlesAt = nil
         if firstFrame != nil { keepFirstFrame() }
+        if wallpaper == nil, options.imageIsDesktop, windows.desktop != 0 { try showDesktop() }
         if glances == nil, options.showMedia || options.showBattery || !options.powerActions.isEmpty {
             let started = Glances(options: options, loop: loop, link: link)
             started.batteryChanged = { [unowned self, unowned started] in clockPanel?.show(battery: started.battery) }
@@ -196,6 +202,19 @@ package final class LockUI {
         }
         painter.shed(at: now, deadline: deadline)
         return .wait(until: deadline)
+    }
+
+    /// `--image desktop`, once the first frame has been kept over the plain background: the
+    /// guard's copy of the screen, blurred, under everything, which is drawn again over it.
+    private func showDesktop() throws(UserError) {
+        let desktop = try Wallpaper(
+            display: display, cover: windows.cover, source: .desktop(windows.desktop), mode: options.imageMode, background: options.background,
+            blur: options.blur * (options.scale ?? 1), dim: options.dim)
+        wallpaper = desktop
+        if desktop.refresh() {
+            try relayout()
+            try makeNoticeWindows()
+        }
     }
 
     /// The banner strip, when its banner changed.
@@ -429,6 +448,8 @@ final class Handshake {
         var switchUser: Window
         var media: Window
         var power: Window
+        /// `--image desktop`'s copy of the screen (0: none).
+        var desktop: Pixmap
     }
 
     /// The guard's first `layout`, which follows its windows.
@@ -465,10 +486,10 @@ final class Handshake {
                 continue
             case .settings(let received):
                 settings = received
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power):
+            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop):
                 windows = Windows(
                     cover: Window(cover), slider: Window(slider), banner: Window(banner), message: Window(message), wheels: Window(wheels),
-                    clock: Window(clock), switchUser: Window(switchUser), media: Window(media), power: Window(power))
+                    clock: Window(clock), switchUser: Window(switchUser), media: Window(media), power: Window(power), desktop: Pixmap(desktop))
             default:
                 throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before its windows", status: .uiProtocolError)
             }

@@ -12,18 +12,31 @@ import SlidegateXlib
 /// there are (a JPEG no larger than the largest monitor needs it), scaled once per distinct
 /// monitor size into a pixmap on the X server, and copied onto each monitor where the cover
 /// is exposed. Between layouts nothing of the picture stays in this process: a hotplugged
-/// monitor of a new size has the file decoded again. Owns the pixmaps and a GC.
+/// monitor of a new size has the file decoded again. `--image desktop` is each monitor's
+/// part of the guard's copy of the screen instead. `--blur` and `--dim` are applied before
+/// the upload. Owns the pixmaps and a GC.
 final class Wallpaper {
+    /// Where the picture comes from.
+    enum Source {
+        case file(String)
+        /// `--image desktop`: the guard's pixmap of the screen as it was.
+        case desktop(Pixmap)
+    }
+
     let cover: Window
     private let display: XDisplay
-    private let path: String
+    private let source: Source
     private let mode: ImageMode
+    /// `--blur` at the monitors' pixels, and `--dim`.
+    private let blur: Double
+    private let dim: Double
     private let background: Color
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
     private let gc: GC
-    /// One scaled copy per distinct monitor size.
-    private var pixmaps: [Size: Pixmap] = [:]
+    /// One scaled copy per distinct monitor size (a file), or per monitor (the desktop):
+    /// see `key`.
+    private var pixmaps: [Rect: Pixmap] = [:]
     private var monitors: [Rect] = []
     /// The picture could not be used: the plain background from then on (said once).
     private var failed = false
@@ -78,15 +91,19 @@ final class Wallpaper {
         return pixbuf
     }
 
-    init(display: XDisplay, cover: Window, path: String, mode: ImageMode, background: Color) throws(UserError) {
+    init(
+        display: XDisplay, cover: Window, source: Source, mode: ImageMode, background: Color, blur: Double = 0, dim: Double = 0
+    ) throws(UserError) {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display.pointer, cover, &attributes) != 0, let visual = attributes.visual else {
             throw UserError("--lock-ui: no window \(cover)", status: .internalError)
         }
         self.display = display
         self.cover = cover
-        self.path = path
+        self.source = source
         self.mode = mode
+        self.blur = blur
+        self.dim = dim
         self.background = background
         self.visual = visual
         depth = attributes.depth
@@ -109,17 +126,20 @@ final class Wallpaper {
         let now = display.monitors().map(\.rect)
         guard now != monitors, !failed else { return false }
         monitors = now
-        let sizes = Set(now.map(\.size))
-        for (size, pixmap) in pixmaps where !sizes.contains(size) {
+        let keys = Set(now.map(key))
+        for (key, pixmap) in pixmaps where !keys.contains(key) {
             XFreePixmap(display.pointer, pixmap)
-            pixmaps[size] = nil
+            pixmaps[key] = nil
         }
-        let missing = sizes.filter { pixmaps[$0] == nil }
+        let missing = keys.filter { pixmaps[$0] == nil }
         if !missing.isEmpty {
             do {
-                try scale(to: missing)
+                switch source {
+                case .file(let path): try scale(path, to: Set(missing.map(\.size)))
+                case .desktop(let screen): try cut(screen, into: missing)
+                }
             } catch {
-                report("--image: \(path): \(error.description); drawing the plain background")
+                report("--image: \(name): \(error.description); drawing the plain background")
                 failed = true
                 pixmaps.values.forEach { XFreePixmap(display.pointer, $0) }
                 pixmaps = [:]
@@ -128,6 +148,20 @@ final class Wallpaper {
         }
         expose(Rect(x: 0, y: 0, width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude))
         return true
+    }
+
+    /// What a monitor's copy is kept under: its size for a file (monitors of a size share
+    /// one), the monitor itself for the desktop (each shows its own part).
+    private func key(_ monitor: Rect) -> Rect {
+        if case .desktop = source { return monitor }
+        return Rect(x: 0, y: 0, width: monitor.width, height: monitor.height)
+    }
+
+    private var name: String {
+        switch source {
+        case .file(let path): path
+        case .desktop: Options.desktopImage
+        }
     }
 
     /// Copies the picture onto the part of the cover in `area` (cover coordinates).
@@ -139,7 +173,7 @@ final class Wallpaper {
     /// `origin` at the drawable's (0, 0).
     private func copy(_ area: Rect, into drawable: Drawable, origin: (x: Double, y: Double)) {
         for monitor in monitors {
-            guard let pixmap = pixmaps[monitor.size] else { continue }
+            guard let pixmap = pixmaps[key(monitor)] else { continue }
             let part = monitor.intersection(area)
             guard part.width > 0, part.height > 0 else { continue }
             XCopyArea(
@@ -171,7 +205,7 @@ final class Wallpaper {
     }
 
     /// Decodes the file and makes a pixmap for each size.
-    private func scale(to sizes: Set<Size>) throws(RenderError) {
+    private func scale(_ path: String, to sizes: Set<Size>) throws(RenderError) {
         let (original, jpeg) = try Self.info(path)
         // A photo its EXIF orientation turns on its side must be large enough either way up.
         let list = Array(sizes)
@@ -188,8 +222,91 @@ final class Wallpaper {
         defer { cairo_surface_destroy(source) }
         let decoded = Size(width: Double(cairo_image_surface_get_width(source)), height: Double(cairo_image_surface_get_height(source)))
         for size in sizes {
-            pixmaps[size] = try upload(try draw(source, decoded, at: size))
+            pixmaps[Rect(x: 0, y: 0, width: size.width, height: size.height)] = try upload(try effects(try draw(source, decoded, at: size)))
         }
+    }
+
+    /// Each monitor's part of the screen as the guard copied it (the background where the
+    /// screen has grown since), blurred and dimmed, in a pixmap of its own.
+    private func cut(_ screen: Pixmap, into monitors: Set<Rect>) throws(RenderError) {
+        let dpy = display.pointer
+        var root: Window = 0
+        var (x, y): (Int32, Int32) = (0, 0)
+        var (width, height, border, depth): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        guard XGetGeometry(dpy, screen, &root, &x, &y, &width, &height, &border, &depth) != 0 else {
+            throw RenderError("the guard's copy of the screen is gone")
+        }
+        let copied = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        for monitor in monitors {
+            let target = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(monitor.width), Int32(monitor.height))!
+            guard cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else {
+                cairo_surface_destroy(target)
+                throw RenderError("out of memory for \(Int(monitor.width))x\(Int(monitor.height)) pixels")
+            }
+            let cr = cairo_create(target)!
+            cairo_set_source_rgb(cr, background.red, background.green, background.blue)
+            cairo_paint(cr)
+            let part = monitor.intersection(copied)
+            if part.width > 0, part.height > 0,
+                let image = XGetImage(dpy, screen, Int32(part.x), Int32(part.y), UInt32(part.width), UInt32(part.height), UInt.max, ZPixmap)
+            {
+                if let piece = Self.surface(copying: image.pointee) {
+                    cairo_set_source_surface(cr, piece, part.x - monitor.x, part.y - monitor.y)
+                    cairo_paint(cr)
+                    cairo_surface_destroy(piece)
+                }
+                sg_image_destroy(image)
+            }
+            cairo_destroy(cr)
+            pixmaps[monitor] = try upload(try effects(target))
+        }
+    }
+
+    /// `--blur` and `--dim` applied to `image` (an RGB24 surface, which is returned).
+    private func effects(_ image: OpaquePointer) throws(RenderError) -> OpaquePointer {
+        cairo_surface_flush(image)
+        let width = Int(cairo_image_surface_get_width(image))
+        let height = Int(cairo_image_surface_get_height(image))
+        if let plan = Blur.plan(radius: blur) {
+            // Shrunk by the plan's factor (a pixel of the small image is the mean of those it
+            // covers), blurred there, and scaled back up smoothly.
+            let small = (width: max(width / plan.factor, 1), height: max(height / plan.factor, 1))
+            let shrunk = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(small.width), Int32(small.height))!
+            defer { cairo_surface_destroy(shrunk) }
+            guard cairo_surface_status(shrunk) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(shrunk) else {
+                throw RenderError("out of memory to blur it")
+            }
+            paint(image, into: shrunk, scaleX: Double(small.width) / Double(width), scaleY: Double(small.height) / Double(height))
+            cairo_surface_flush(shrunk)
+            let stride = Int(cairo_image_surface_get_stride(shrunk)) / 4
+            Blur.boxBlur(
+                UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self), width: small.width, height: small.height, stride: stride,
+                box: plan.box)
+            cairo_surface_mark_dirty(shrunk)
+            paint(shrunk, into: image, scaleX: Double(width) / Double(small.width), scaleY: Double(height) / Double(small.height))
+        }
+        if dim > 0 {
+            let cr = cairo_create(image)!
+            cairo_set_source_rgba(cr, 0, 0, 0, dim)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+        }
+        cairo_surface_flush(image)
+        return image
+    }
+
+    /// `source` scaled onto the whole of `target`, smoothly, its edges repeated.
+    private func paint(_ source: OpaquePointer, into target: OpaquePointer, scaleX: Double, scaleY: Double) {
+        let cr = cairo_create(target)!
+        defer { cairo_destroy(cr) }
+        cairo_scale(cr, scaleX, scaleY)
+        let pattern = cairo_pattern_create_for_surface(source)
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_set_source(cr, pattern)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
     }
 
     /// The picture as it meets a monitor of `size`, over the background colour.

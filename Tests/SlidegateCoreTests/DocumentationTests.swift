@@ -52,7 +52,11 @@ import Testing
                   --power-actions LIST   lock mode: buttons for logind's suspend, hibernate, reboot,
                                          poweroff (a comma list; polkit decides; each shows only when
                                          logind offers it)
-                  --image PATH           lock mode: a background image (PNG or JPEG) on every monitor
+                  --image PATH           lock mode: a background image (PNG or JPEG) on every monitor;
+                                         desktop: the screen as it was, blurred (--blur 8 or more)
+                  --blur RADIUS          lock mode: blur --image by RADIUS pixels (the Gaussian's
+                                         standard deviation at scale 1)
+                  --dim FRACTION         lock mode: darken --image by FRACTION (0 to 0.9)
                   --image-mode MODE      lock mode: how the image meets each monitor: fill (default),
                                          fit, center, tile or stretch
                   --reveal HOW           how the gate opens: none (default), center, left, right, top

@@ -294,6 +294,31 @@ extension UserError {
         #expect(o.looks.map(\.name) == ["status-command"], "the UI runs it: the guard sends it")
     }
 
+    /// `--blur` and `--dim` apply to `--image`; `--image desktop` must be blurred enough
+    /// that the screen's text cannot be read on the lock.
+    @Test func theDesktopIsBlurredAndDimmedAsAsked() throws {
+        let o = try options("--image", "desktop", "--blur", "20", "--dim", "0.4")
+        #expect(o.imageIsDesktop && o.blur == 20 && o.dim == 0.4)
+        #expect(o.looks.map(\.name) == ["image", "blur", "dim"])
+        #expect(try options("--image", "/tmp/a.png", "--blur", "0").blur == 0)
+        #expect(try !options("--image", "/tmp/a.png").imageIsDesktop)
+        for bad in [[], ["--blur", "7.9"], ["--blur", "0"]] {
+            expectUsageError(
+                ["--image", "desktop"] + bad,
+                "slidegate: --blur: --image desktop needs --blur 8 or more, or the screen's text could be read on the lock")
+        }
+        for bad in ["-1", "200.5", "x", "nan", "inf"] {
+            expectUsageError(
+                ["--image", "/tmp/a.png", "--blur", bad], #"slidegate: --blur: expected a radius in pixels from 0 to 200, such as 20, got ""# + bad + #"""#)
+        }
+        for bad in ["0.95", "-0.1", "1"] {
+            expectUsageError(
+                ["--image", "/tmp/a.png", "--dim", bad], #"slidegate: --dim: expected a fraction from 0 to 0.9, such as 0.4, got ""# + bad + #"""#)
+        }
+        expectUsageError(["--blur", "20"], "slidegate: --blur: applies to --image, which is not given")
+        expectUsageError(["--dim", "0.5"], "slidegate: --dim: applies to --image, which is not given")
+    }
+
     @Test func failedAttemptsAreShownOnlyWhereSomethingCanFail() throws {
         #expect(try options("--auth", "pam", "--show-failed-attempts").gateSettings.showFailedAttempts)
         #expect(try !options("--auth", "pam").gateSettings.showFailedAttempts)

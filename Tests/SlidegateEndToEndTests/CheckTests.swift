@@ -249,6 +249,15 @@ import Testing
         #expect(line(report, "ok", "user", ", picture \(scratch.path)/.face"), "\(report)")
     }
 
+    /// `--image desktop` is no file to check: the report says what the lock would show.
+    @Test func theDesktopIsNamedNotRead() throws {
+        let (status, report, _) = try check(["--image", "desktop", "--blur", "20", "--dim", "0.3"])
+        #expect(status == 0, "\(report)")
+        #expect(line(report, "ok", "image", "desktop: the screen as the lock finds it, blurred by 20, dimmed by 0.3, kept nowhere"), "\(report)")
+        let (refused, said, _) = try check(["--image", "desktop"])
+        #expect(refused == 2 && said.contains("--blur"), "\(said)")
+    }
+
     /// The glances on the buses: what the lock would show now, and a missing bus, battery,
     /// player or logind as a note, never a problem.
     @Test func theBusesGlancesAreNotesWhenMissing() throws {

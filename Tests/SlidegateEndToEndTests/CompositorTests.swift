@@ -50,6 +50,32 @@ import Testing
         #expect(gate.wait() == 0, "\(gate.standardError)", sourceLocation: sourceLocation)
     }
 
+    /// `--image desktop`: the screen as it was, blurred, under the lock — the white desktop
+    /// window soft-edged on the root's black (picom paints it grey) — both as the server paints the screen and as
+    /// picom does (into the overlay window, which is what is copied then).
+    @Test func theDesktopIsBlurredUnderTheLockWithOrWithoutACompositor() throws {
+        for composited in [false, true] {
+            let picom = composited ? try startPicom() : nil
+            defer { picom.map(stop) }
+            // picom paints the root grey where there is no wallpaper: then it has painted.
+            #expect(eventually { client.brightness(900, 600) == (composited ? 128 : 0) })
+            let gate = try screen.slidegate(LockModeTests.arguments + ["--image", "desktop", "--blur", "10", "--dim", "0.2"])
+            #expect(eventually { thumbShown(at: 0) }, "locked: \(gate.standardError)")
+            // White inside and the root far outside, dimmed by a fifth; a ramp across the window's
+            // edge at x 400.
+            #expect(
+                eventually { client.brightness(50, 250) > 190 && client.brightness(50, 250) < 215 },
+                "composited \(composited): \(client.brightness(50, 250))")
+            let outside = composited ? 102 : 0
+            #expect(abs(client.brightness(900, 600) - outside) < 12, "composited \(composited): \(client.brightness(900, 600))")
+            let ramp = (370...430).map { client.brightness($0, 250) }
+            #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 >= $1 }, "a soft edge: \(ramp)")
+            #expect(ramp.first! > 180 && ramp.last! < outside + 25 && ramp[30] > outside + 25 && ramp[30] < 180, "composited \(composited): \(ramp)")
+            unlock(gate)
+            #expect(eventually { desktopShows() }, "the desktop is seen again")
+        }
+    }
+
     @Test func theLockShowsAnimatesAndLeavesNothingBehind() throws {
         let picom = try startPicom()
         defer { stop(picom) }

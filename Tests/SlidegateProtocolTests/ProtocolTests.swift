@@ -40,7 +40,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         let invocation = try Options.parse(
             ["--text", "--message", "--clock-format", "--date-format", "--unlock-command", "--theme", "--image", "--status-command"]
                 .flatMap { [$0, value] } + ["--status-interval", "3600", "--show-user", "--show-media", "--show-battery"]
-                + ["--power-actions", "suspend,hibernate,reboot,poweroff"]
+                + ["--power-actions", "suspend,hibernate,reboot,poweroff", "--blur", "200", "--dim", "0.9"]
                 + ["--image-mode", "stretch", "--auth", "pam,pin,fingerprint,key", "--show-failed-attempts", "--background", "#112233"]
                 + ["--foreground", "#ffffff80", "--direction", "auto", "--reduce-motion", "--timeout", "5", "--countdown", "--no-clock"])
         guard case .run(let options) = invocation else { throw ProtocolError("not a lock") }
@@ -89,7 +89,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         }()),
         .windows(
             cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b,
-            media: 0x40_000c, power: 0x40_000d),
+            media: 0x40_000c, power: 0x40_000d, desktop: 0x40_000e),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),

@@ -13,6 +13,8 @@ complete -c slidegate -l show-media -d 'lock mode: now playing, with media butto
 complete -c slidegate -l show-battery -d 'lock mode: the battery level'
 complete -c slidegate -l power-actions -x -d 'lock mode: power buttons (suspend, hibernate, reboot, poweroff)'
 complete -c slidegate -l image -r -F -d 'lock mode: a background image'
+complete -c slidegate -l blur -x -d 'lock mode: blur the background image'
+complete -c slidegate -l dim -x -d 'lock mode: darken the background image'
 complete -c slidegate -l image-mode -x -a 'fill fit center tile stretch' -d 'lock mode: how the image meets each monitor'
 complete -c slidegate -l reveal -x -a 'none center left right top bottom' -d 'how the gate opens'
 complete -c slidegate -l fork -d 'lock mode: fork once locked; the parent exits 0'
