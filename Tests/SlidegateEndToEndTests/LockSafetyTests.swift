@@ -318,11 +318,12 @@ final class PrivateBus {
     let address: String
     private let daemon: Child
 
-    init() throws {
+    /// `environment` is the daemon's, and so that of the services it starts.
+    init(environment: [String: String?] = [:]) throws {
         let addressFile = "/tmp/slidegate-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).bus"
         daemon = try Child(
             "/usr/bin/dbus-daemon", ["--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1"],
-            stdout: addressFile)
+            environment: environment, stdout: addressFile)
         var found = ""
         _ = eventually {
             guard let f = fopen(addressFile, "r") else { return false }
