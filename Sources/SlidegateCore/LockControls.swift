@@ -131,48 +131,55 @@ package struct ControlFocus: Equatable, Sendable {
 /// Where the controls' buttons are inside their windows, for the guard to hit-test and the
 /// UI to draw: the same arithmetic on both sides.
 package enum ControlPlacement {
-    /// The media panel's buttons (previous, play/pause, next), at its right, square, 0.56
-    /// of the panel's height; the panel's left holds the title and artist.
-    package static func mediaButtons(in size: (width: Double, height: Double)) -> [(LockControl, Rect)] {
+    /// The media panel's buttons (previous, play/pause, next), at its right (its left
+    /// `rightToLeft`, in the same order: playback controls are not mirrored), square, 0.56
+    /// of the panel's height; the rest of the panel holds the title and artist.
+    package static func mediaButtons(in size: (width: Double, height: Double), rightToLeft: Bool = false) -> [(LockControl, Rect)] {
         let side = (size.height * 0.56).rounded()
         let gap = (side * 0.3).rounded()
         let top = ((size.height - side) / 2).rounded()
+        // As far from the panel's edge as from its top.
+        let start = rightToLeft ? top : size.width - top - 3 * side - 2 * gap
         return LockControl.media.enumerated().map { index, control in
-            // As far from the right edge as from the top.
-            let x = size.width - top - Double(3 - index) * side - Double(2 - index) * gap
-            return (control, Rect(x: x, y: top, width: side, height: side))
+            (control, Rect(x: start + Double(index) * (side + gap), y: top, width: side, height: side))
         }
     }
 
-    /// The text's room in the media panel: left of the buttons.
-    package static func mediaText(in size: (width: Double, height: Double)) -> Rect {
-        let left = mediaButtons(in: size).first?.1.x ?? size.width
+    /// The text's room in the media panel: beside the buttons.
+    package static func mediaText(in size: (width: Double, height: Double), rightToLeft: Bool = false) -> Rect {
+        let buttons = mediaButtons(in: size, rightToLeft: rightToLeft).map(\.1)
         let gap = (size.height * 0.25).rounded()
-        return Rect(x: gap, y: 0, width: max(left - 2 * gap, 1), height: size.height)
+        guard let first = buttons.first, let last = buttons.last else { return Rect(x: 0, y: 0, width: size.width, height: size.height) }
+        let (from, to) = rightToLeft ? (last.maxX + gap, size.width - gap) : (gap, first.x - gap)
+        return Rect(x: from, y: 0, width: max(to - from, 1), height: size.height)
     }
 
     /// The power row's buttons: those `shown`, in the order given, filling the row from
-    /// its right end (the row is as wide as every configured button needs).
-    package static func powerButtons(_ shown: [PowerAction], in size: (width: Double, height: Double), configured: Int) -> [(
-        PowerAction, Rect
-    )] {
+    /// its right end (from its left end, mirrored, `rightToLeft`); the row is as wide as
+    /// every configured button needs.
+    package static func powerButtons(
+        _ shown: [PowerAction], in size: (width: Double, height: Double), configured: Int, rightToLeft: Bool = false
+    ) -> [(PowerAction, Rect)] {
         guard configured > 0 else { return [] }
         let gap = (size.height * 0.3).rounded()
         let width = max(((size.width - Double(configured - 1) * gap) / Double(configured)).rounded(.down), 1)
         let start = size.width - Double(shown.count) * (width + gap) + gap
         return shown.enumerated().map { index, action in
-            (action, Rect(x: start + Double(index) * (width + gap), y: 0, width: width, height: size.height))
+            let x = start + Double(index) * (width + gap)
+            return (action, Rect(x: rightToLeft ? size.width - x - width : x, y: 0, width: width, height: size.height))
         }
     }
 
     /// The power row: 0.6 of the slider's height tall, each button 3.6 times that wide
-    /// (within the monitor), at the monitor's bottom right corner.
-    package static func powerRow(count: Int, slider: Rect, on monitor: Rect) -> Rect {
+    /// (within the monitor), at the monitor's bottom right corner (left, `rightToLeft`).
+    package static func powerRow(count: Int, slider: Rect, on monitor: Rect, rightToLeft: Bool = false) -> Rect {
         let height = (slider.height * 0.6).rounded()
         let gap = (height * 0.3).rounded()
         let margin = (height * 0.6).rounded()
         let width = max(min(monitor.width - 2 * margin, Double(count) * (height * 3.6).rounded() + Double(count - 1) * gap), 1)
-        return Rect(x: monitor.maxX - width - margin, y: monitor.maxY - height - margin, width: width, height: height)
+        return Rect(
+            x: rightToLeft ? monitor.x + margin : monitor.maxX - width - margin, y: monitor.maxY - height - margin, width: width,
+            height: height)
     }
 
     /// The media panel: as wide as the slider, 1.3 of its height tall, above it (above

@@ -59,10 +59,12 @@ package enum LockPlacement {
         package var media: Bool
         /// How many `--power-actions` buttons the row at the bottom right has room for.
         package var power: Int
+        /// The label reads right to left: the power row goes to the bottom left.
+        package var rightToLeft: Bool
 
         package init(
             message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, user: Bool = false,
-            switchUser: Bool = false, media: Bool = false, power: Int = 0
+            switchUser: Bool = false, media: Bool = false, power: Int = 0, rightToLeft: Bool = false
         ) {
             self.message = message
             self.pinLength = pinLength
@@ -72,6 +74,7 @@ package enum LockPlacement {
             self.switchUser = switchUser
             self.media = media
             self.power = power
+            self.rightToLeft = rightToLeft
         }
 
         /// Whether the clock's window is there: for any of the clock, the status line and
@@ -139,7 +142,7 @@ package enum LockPlacement {
                 below: placed.media.y > slider.y ? placed.media : lowest, slider: slider, on: monitor, scale: scale)
         }
         if parts.power > 0 {
-            placed.power = ControlPlacement.powerRow(count: parts.power, slider: slider, on: monitor)
+            placed.power = ControlPlacement.powerRow(count: parts.power, slider: slider, on: monitor, rightToLeft: parts.rightToLeft)
         }
         return placed
     }

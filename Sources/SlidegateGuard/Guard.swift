@@ -194,7 +194,8 @@ package final class Guard {
                 parts: LockPlacement.Parts(
                     message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
-                    switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count),
+                    switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count,
+                    rightToLeft: options.rightToLeft),
                 scale: coverScale, keepDesktop: options.imageIsDesktop)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its

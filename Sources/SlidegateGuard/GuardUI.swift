@@ -131,14 +131,15 @@ extension Guard {
     func control(at point: (x: Double, y: Double)) -> LockControl? {
         let media = cover.media
         if cover.mediaWindow != 0, media.contains(x: point.x, y: point.y) {
-            return ControlPlacement.mediaButtons(in: (media.width, media.height)).first { control, rect in
+            return ControlPlacement.mediaButtons(in: (media.width, media.height), rightToLeft: options.rightToLeft).first { control, rect in
                 shownControls.contains(control) && rect.contains(x: point.x - media.x, y: point.y - media.y)
             }?.0
         }
         let row = cover.power
         guard cover.powerWindow != 0, row.contains(x: point.x, y: point.y) else { return nil }
         let shown = options.powerActions.filter { shownControls.contains(.power($0)) }
-        return ControlPlacement.powerButtons(shown, in: (row.width, row.height), configured: options.powerActions.count)
+        return ControlPlacement.powerButtons(
+            shown, in: (row.width, row.height), configured: options.powerActions.count, rightToLeft: options.rightToLeft)
             .first { $0.1.contains(x: point.x - row.x, y: point.y - row.y) }.map { .power($0.0) }
     }
 

@@ -238,7 +238,8 @@ final class Glances {
         if powerDue, let power, let watch = powerWatch {
             powerDue = false
             let size = (power.renderer.width, power.renderer.height)
-            let placed = ControlPlacement.powerButtons(watch.offered, in: size, configured: options.powerActions.count)
+            let placed = ControlPlacement.powerButtons(
+                watch.offered, in: size, configured: options.powerActions.count, rightToLeft: options.rightToLeft)
             let buttons = placed.map { (text: options.strings[$0.0.label], rect: $0.1) }
             let ringed = placed.firstIndex { focused == .power($0.0) }
             try power.surface.paint { (cr) throws(RenderError) in try power.renderer.drawButtons(buttons, focused: ringed, into: cr) }
@@ -263,7 +264,8 @@ final class Glances {
         try media.surface.paint { (cr) throws(RenderError) in
             try media.renderer.drawMedia(
                 title: playing?.title, artist: playing?.artist ?? "", playing: playing?.playing ?? false,
-                text: ControlPlacement.mediaText(in: size), buttons: ControlPlacement.mediaButtons(in: size), focused: focused, into: cr)
+                text: ControlPlacement.mediaText(in: size, rightToLeft: options.rightToLeft),
+                buttons: ControlPlacement.mediaButtons(in: size, rightToLeft: options.rightToLeft), focused: focused, into: cr)
         }
         media.surface.present(on: media.window)
     }

@@ -129,6 +129,14 @@ struct GlanceModelTests {
         #expect(zip(rects, rects.dropFirst()).allSatisfy { $0.maxX < $1.x }, "apart, left to right")
         #expect(size.width - rects[2].maxX == rects[2].y, "as far from the right edge as from the top")
         #expect(ControlPlacement.mediaText(in: size).maxX < rects[0].x)
+        // Right to left: the buttons at the left, in the same order (playback controls are
+        // not mirrored), the text at the right.
+        let mirrored = ControlPlacement.mediaButtons(in: size, rightToLeft: true)
+        #expect(mirrored.map(\.0) == [.previous, .playPause, .next])
+        #expect(mirrored[0].1.x == rects[2].y && mirrored.map(\.1.width) == rects.map(\.width))
+        #expect(zip(mirrored, mirrored.dropFirst()).allSatisfy { $0.1.maxX < $1.1.x })
+        let text = ControlPlacement.mediaText(in: size, rightToLeft: true)
+        #expect(text.x > mirrored[2].1.maxX && text.maxX < size.width)
     }
 
     @Test func powerButtonsFillTheRowFromItsRight() {
@@ -139,6 +147,9 @@ struct GlanceModelTests {
         #expect(two.map(\.0) == [.suspend, .poweroff])
         #expect(two.last?.1.maxX == size.width && two.map(\.1.width) == all.prefix(2).map(\.1.width))
         #expect(ControlPlacement.powerButtons([], in: size, configured: 4).isEmpty)
+        // Right to left: the first at the right of those shown, from the row's left end.
+        let mirrored = ControlPlacement.powerButtons([.suspend, .poweroff], in: size, configured: 4, rightToLeft: true)
+        #expect(mirrored.map(\.0) == [.suspend, .poweroff] && mirrored[1].1.x == 0 && mirrored[0].1.x > mirrored[1].1.maxX)
         #expect(ControlPlacement.powerButtons([.suspend], in: size, configured: 0).isEmpty)
     }
 
@@ -153,6 +164,9 @@ struct GlanceModelTests {
         #expect(placed.clock.maxY < placed.media.y && placed.media.maxY < placed.slider.y)
         #expect(placed.power.maxX < screen.maxX && placed.power.maxY < screen.maxY && placed.power.y > placed.slider.maxY)
         #expect(placed.power.width == 3 * 115 + 2 * 10, "three buttons 3.6 times the 32-pixel row tall, 10 apart")
+        let mirrored = LockPlacement.layout(
+            monitors: monitors, screen: screen, slider: nil, scale: 1, parts: .init(power: 3, rightToLeft: true))
+        #expect(mirrored.power == Rect(x: 19, y: placed.power.y, width: placed.power.width, height: placed.power.height), "bottom left")
         // A slider near the top: the panel goes below it.
         let high = LockPlacement.layout(
             monitors: monitors, screen: screen, slider: Geometry(parsing: "378x54+451+80"), scale: 1, parts: .init(media: true))
