@@ -8,6 +8,15 @@ package enum Blur {
     /// The least radius `--image desktop` takes: under it, text on the screen stays readable.
     package static let leastForDesktop = 8.0
 
+    /// By how much the guard shrinks its copy of the screen for a blur of `radius` (at the
+    /// screen's pixels): a pixel of the copy for each square this many pixels wide, a
+    /// quarter of the radius, so the copy costs the lock next to nothing and the blur,
+    /// which spreads far wider, hides how it was sampled.
+    package static func desktopShrink(radius: Double) -> Int {
+        guard radius.isFinite, radius >= 8 else { return 1 }
+        return max(1, Int((radius / 4).rounded(.down)))
+    }
+
     /// How `radius` (at the monitor's pixels) is blurred: shrunk by `factor`, then three
     /// box passes of `box` pixels either side of each pixel. Nil: no blur.
     package static func plan(radius: Double) -> (factor: Int, box: Int)? {

@@ -196,7 +196,8 @@ package final class Guard {
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
                     switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count,
                     rightToLeft: options.rightToLeft),
-                scale: coverScale, keepDesktop: options.imageIsDesktop)
+                scale: coverScale,
+                keepDesktop: options.imageIsDesktop ? Blur.desktopShrink(radius: options.blur * coverScale) : nil)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the

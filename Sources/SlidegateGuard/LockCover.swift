@@ -67,8 +67,9 @@ final class LockCover {
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
+    /// `keepDesktop`: copy the screen first, shrunk by that much (`Blur.desktopShrink`).
     init(
-        display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double, keepDesktop: Bool = false
+        display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double, keepDesktop: Int? = nil
     ) throws(UserError) {
         self.scale = scale
         self.parts = parts
@@ -79,7 +80,7 @@ final class LockCover {
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
         // Before anything of the lock is on the screen.
-        if keepDesktop { desktop = Self.copyScreen(display) }
+        if let shrink = keepDesktop { desktop = Self.copyScreen(display, shrink: shrink) }
         overlay = Self.takeOverlay(display)
         parent = overlay ?? display.root
         XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
@@ -125,26 +126,39 @@ final class LockCover {
         _ = sg_take_x_error()
     }
 
-    /// A pixmap holding what the screen shows now: the root window with everything in it,
+    /// A pixmap holding what the screen shows now, `shrink` times smaller each way (the
+    /// server scales it, bilinear, with XRender): the root window with everything in it,
     /// as the server has the screen's pixels (under a compositing manager, what it painted
-    /// into the overlay window, a child of the root). 0 when the server cannot make one that
-    /// large: the lock shows the plain background.
-    private static func copyScreen(_ display: XDisplay) -> Pixmap {
+    /// into the overlay window, a child of the root). 0 without XRender: the lock shows the
+    /// plain background. A server that cannot make it fails the lock's own check of its
+    /// windows, as it would for them.
+    private static func copyScreen(_ display: XDisplay, shrink: Int) -> Pixmap {
         let dpy = display.pointer
         let size = display.rootSize()
-        let (width, height) = (UInt32(clamping: size.width), UInt32(clamping: size.height))
-        let pixmap = XCreatePixmap(dpy, display.root, width, height, UInt32(clamping: XDefaultDepth(dpy, display.screen)))
-        var values = XGCValues()
-        values.subwindow_mode = IncludeInferiors
-        let gc = XCreateGC(dpy, pixmap, UInt(GCSubwindowMode), &values)
-        XCopyArea(dpy, display.root, pixmap, gc, 0, 0, width, height, 0, 0)
-        XFreeGC(dpy, gc)
-        guard display.sync() == nil else {
-            XFreePixmap(dpy, pixmap)
-            _ = display.sync()
-            report("--image desktop: the X server cannot hold a copy of the screen; showing the plain background")
+        let factor = max(shrink, 1)
+        let (width, height) = (UInt32(clamping: max(size.width / factor, 1)), UInt32(clamping: max(size.height / factor, 1)))
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        guard XRenderQueryExtension(dpy, &eventBase, &errorBase) != 0,
+            let format = XRenderFindVisualFormat(dpy, XDefaultVisual(dpy, display.screen))
+        else {
+            report("--image desktop: the X server has no XRender; showing the plain background")
             return 0
         }
+        let pixmap = XCreatePixmap(dpy, display.root, width, height, UInt32(clamping: XDefaultDepth(dpy, display.screen)))
+        var attributes = XRenderPictureAttributes()
+        attributes.subwindow_mode = IncludeInferiors
+        let screen = XRenderCreatePicture(dpy, display.root, format, UInt(CPSubwindowMode), &attributes)
+        let copy = XRenderCreatePicture(dpy, pixmap, format, 0, nil)
+        if factor > 1 {
+            let scale = XFixed(factor) << 16
+            var transform = XTransform(matrix: ((scale, 0, 0), (0, scale, 0), (0, 0, 1 << 16)))
+            XRenderSetPictureTransform(dpy, screen, &transform)
+            XRenderSetPictureFilter(dpy, screen, "bilinear", nil, 0)
+        }
+        XRenderComposite(dpy, PictOpSrc, screen, 0, copy, 0, 0, 0, 0, 0, 0, width, height)
+        XRenderFreePicture(dpy, copy)
+        XRenderFreePicture(dpy, screen)
         return pixmap
     }
 

@@ -222,48 +222,64 @@ final class Wallpaper {
         defer { cairo_surface_destroy(source) }
         let decoded = Size(width: Double(cairo_image_surface_get_width(source)), height: Double(cairo_image_surface_get_height(source)))
         for size in sizes {
-            pixmaps[Rect(x: 0, y: 0, width: size.width, height: size.height)] = try upload(try effects(try draw(source, decoded, at: size)))
+            pixmaps[Rect(x: 0, y: 0, width: size.width, height: size.height)] = try upload(try effects(try draw(source, decoded, at: size), blur: blur))
         }
     }
 
-    /// Each monitor's part of the screen as the guard copied it (the background where the
-    /// screen has grown since), blurred and dimmed, in a pixmap of its own.
+    /// Each monitor's part of the screen as the guard copied it (shrunk, `Blur.desktopShrink`;
+    /// the background where the screen has grown since), blurred and dimmed at that size,
+    /// scaled back up to the monitor, in a pixmap of its own.
     private func cut(_ screen: Pixmap, into monitors: Set<Rect>) throws(RenderError) {
         let dpy = display.pointer
         var root: Window = 0
         var (x, y): (Int32, Int32) = (0, 0)
         var (width, height, border, depth): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-        guard XGetGeometry(dpy, screen, &root, &x, &y, &width, &height, &border, &depth) != 0 else {
+        guard XGetGeometry(dpy, screen, &root, &x, &y, &width, &height, &border, &depth) != 0, width > 0 else {
             throw RenderError("the guard's copy of the screen is gone")
         }
+        let shrink = Double(max(1, Int((Double(display.rootSize().width) / Double(width)).rounded())))
         let copied = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         for monitor in monitors {
-            let target = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(monitor.width), Int32(monitor.height))!
-            guard cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else {
-                cairo_surface_destroy(target)
-                throw RenderError("out of memory for \(Int(monitor.width))x\(Int(monitor.height)) pixels")
-            }
-            let cr = cairo_create(target)!
+            let part = Rect(
+                x: (monitor.x / shrink).rounded(.down), y: (monitor.y / shrink).rounded(.down),
+                width: max((monitor.width / shrink).rounded(.up), 1), height: max((monitor.height / shrink).rounded(.up), 1))
+            let small = try Self.image(Int(part.width), Int(part.height))
+            let cr = cairo_create(small)!
             cairo_set_source_rgb(cr, background.red, background.green, background.blue)
             cairo_paint(cr)
-            let part = monitor.intersection(copied)
-            if part.width > 0, part.height > 0,
-                let image = XGetImage(dpy, screen, Int32(part.x), Int32(part.y), UInt32(part.width), UInt32(part.height), UInt.max, ZPixmap)
+            let shown = part.intersection(copied)
+            if shown.width > 0, shown.height > 0,
+                let image = XGetImage(dpy, screen, Int32(shown.x), Int32(shown.y), UInt32(shown.width), UInt32(shown.height), UInt.max, ZPixmap)
             {
                 if let piece = Self.surface(copying: image.pointee) {
-                    cairo_set_source_surface(cr, piece, part.x - monitor.x, part.y - monitor.y)
+                    cairo_set_source_surface(cr, piece, shown.x - part.x, shown.y - part.y)
                     cairo_paint(cr)
                     cairo_surface_destroy(piece)
                 }
                 sg_image_destroy(image)
             }
             cairo_destroy(cr)
-            pixmaps[monitor] = try upload(try effects(target))
+            let blurred = try effects(small, blur: blur / shrink)
+            defer { cairo_surface_destroy(blurred) }
+            let whole = try Self.image(Int(monitor.width), Int(monitor.height))
+            paint(blurred, into: whole, scaleX: shrink, scaleY: shrink)
+            pixmaps[monitor] = try upload(whole)
         }
     }
 
-    /// `--blur` and `--dim` applied to `image` (an RGB24 surface, which is returned).
-    private func effects(_ image: OpaquePointer) throws(RenderError) -> OpaquePointer {
+    /// An RGB image of `width` x `height`.
+    private static func image(_ width: Int, _ height: Int) throws(RenderError) -> OpaquePointer {
+        let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(clamping: width), Int32(clamping: height))!
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            throw RenderError("out of memory for \(width)x\(height) pixels")
+        }
+        return image
+    }
+
+    /// `--blur` (`blur` pixels here) and `--dim` applied to `image` (an RGB24 surface,
+    /// which is returned).
+    private func effects(_ image: OpaquePointer, blur: Double) throws(RenderError) -> OpaquePointer {
         cairo_surface_flush(image)
         let width = Int(cairo_image_surface_get_width(image))
         let height = Int(cairo_image_surface_get_height(image))
