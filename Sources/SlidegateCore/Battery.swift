@@ -18,7 +18,7 @@ package struct Battery: Equatable, Sendable {
         guard properties["Type"]?.number == 2, properties["IsPresent"]?.flag ?? true,
             let percentage = properties["Percentage"]?.number, percentage.isFinite
         else { return nil }
-        percent = Int(min(max(percentage, 0), 100).rounded())
+        percent = Int(exactly: min(max(percentage, 0), 100).rounded()) ?? 0
         // State: 1 charging, 4 fully charged, 5 pending charge.
         charging = [1, 4, 5].contains(properties["State"]?.number ?? 0)
     }

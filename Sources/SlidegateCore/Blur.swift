@@ -14,17 +14,17 @@ package enum Blur {
     /// which spreads far wider, hides how it was sampled.
     package static func desktopShrink(radius: Double) -> Int {
         guard radius.isFinite, radius >= 8 else { return 1 }
-        return max(1, Int((radius / 4).rounded(.down)))
+        return max(1, Int(exactly: min(radius / 4, maximumRadius).rounded(.down)) ?? 1)
     }
 
     /// How `radius` (at the monitor's pixels) is blurred: shrunk by `factor`, then three
     /// box passes of `box` pixels either side of each pixel. Nil: no blur.
     package static func plan(radius: Double) -> (factor: Int, box: Int)? {
         guard radius.isFinite, radius >= 0.5 else { return nil }
-        let factor = max(1, Int((radius / 3).rounded(.down)))
+        let factor = max(1, Int(exactly: min(radius / 3, maximumRadius).rounded(.down)) ?? 1)
         let left = radius / Double(factor)
         // Three passes of half-width b have the variance 3 ((2b + 1)² − 1) / 12.
-        let box = max(1, Int((((4 * left * left + 1).squareRoot() - 1) / 2).rounded()))
+        let box = max(1, Int(exactly: (((4 * left * left + 1).squareRoot() - 1) / 2).rounded()) ?? 1)
         return (factor, box)
     }
 
@@ -47,16 +47,16 @@ package enum Blur {
         let last = count - 1
         var sums = (0, 0, 0, 0)
         func add(_ pixel: UInt32, _ sign: Int) {
-            sums.0 += sign * Int(pixel & 0xff)
-            sums.1 += sign * Int(pixel >> 8 & 0xff)
-            sums.2 += sign * Int(pixel >> 16 & 0xff)
-            sums.3 += sign * Int(pixel >> 24)
+            sums.0 += sign * Int(truncatingIfNeeded: pixel & 0xff)
+            sums.1 += sign * Int(truncatingIfNeeded: pixel >> 8 & 0xff)
+            sums.2 += sign * Int(truncatingIfNeeded: pixel >> 16 & 0xff)
+            sums.3 += sign * Int(truncatingIfNeeded: pixel >> 24)
         }
         for i in -box...box { add(line[min(max(i, 0), last)], 1) }
         let size = 2 * box + 1
         let half = size / 2
         for i in 0..<count {
-            let mean = { (sum: Int) in UInt32((sum + half) / size) }
+            let mean = { (sum: Int) in UInt32(clamping: (sum + half) / size) }
             start[i * step] = mean(sums.0) | mean(sums.1) << 8 | mean(sums.2) << 16 | mean(sums.3) << 24
             add(line[min(i + box + 1, last)], 1)
             add(line[max(i - box, 0)], -1)

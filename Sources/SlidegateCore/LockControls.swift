@@ -63,20 +63,20 @@ package enum LockControl: Equatable, Hashable, Sendable {
         }
     }
 
-    package var bit: UInt8 { UInt8(Self.all.firstIndex(of: self) ?? 0) }
+    package var bit: UInt8 { UInt8(truncatingIfNeeded: Self.all.firstIndex(of: self) ?? 0) }
 
     package init?(bit: UInt8) {
-        guard Int(bit) < Self.all.count else { return nil }
-        self = Self.all[Int(bit)]
+        guard Int(truncatingIfNeeded: bit) < Self.all.count else { return nil }
+        self = Self.all[Int(truncatingIfNeeded: bit)]
     }
 
     /// A set of controls as a mask of `bit`s, and back (unknown bits dropped).
     package static func mask(_ controls: [LockControl]) -> UInt16 {
-        controls.reduce(0) { $0 | 1 << UInt16($1.bit) }
+        controls.reduce(0) { $0 | 1 << UInt16(truncatingIfNeeded: $1.bit) }
     }
 
     package static func controls(_ mask: UInt16) -> [LockControl] {
-        all.filter { mask & 1 << UInt16($0.bit) != 0 }
+        all.filter { mask & 1 << UInt16(truncatingIfNeeded: $0.bit) != 0 }
     }
 }
 

@@ -103,7 +103,7 @@ extension UIMessage {
                 parts.write(to: &w)
             case .controls(let shown):
                 w.kind(kind)
-                w.u32(UInt32(LockControl.mask(shown)))
+                w.u32(UInt32(truncatingIfNeeded: LockControl.mask(shown)))
             }
         }
     }
@@ -121,7 +121,7 @@ extension UIMessage {
         case .controls:
             let mask = try r.u32()
             guard mask < 1 << LockControl.all.count else { throw ProtocolError("controls: unknown controls in \(mask)") }
-            self = .controls(LockControl.controls(UInt16(mask)))
+            self = .controls(LockControl.controls(UInt16(truncatingIfNeeded: mask)))
         }
         try r.end()
     }
