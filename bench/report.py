@@ -171,6 +171,9 @@ def judge(f):
         ("first complete frame <= i3lock's (1080p, 4K)", ratio("start.frame") <= 1 and ratio("4k.start.frame") <= 1),
         ("shimmer CPU at 60 fps, client + X server <= 2 %", sg("rest.cpu") <= 2),
         ("wake-ups while still = 0 per s", sg("rest.wakeups") < 0.05),
+        ("wake-ups while still with media, battery and user shown = 0 per s", sg("glances.wakeups") < 0.05),
+        ("--image desktop --blur 20: time to locked within 1 ms of the same lock without it",
+         sg("desktop.start.locked") <= f["desktop.start.locked"]["plain"] + 1),
         ("input latency p99 <= 16.7 ms", sg("input.latency.p99") <= 16.7),
         ("frame rate >= 58 fps", f["sweep.fps"].get("slidegate", 0) >= 58),
         ("frame jitter <= 4 ms", sg("sweep.jitter") <= 4),
@@ -262,13 +265,14 @@ def report_again(path):
     return print_report(figures, judge(figures), lambda: print_floors(figures))
 
 
-def results_path(date, commit):
-    """Where a run of `commit` on `date` (YYYY-MM-DD) is kept."""
-    return os.path.join(RESULTS, f"{date}-{commit}.json")
+def results_path(moment, commit):
+    """Where a run of `commit` at `moment` (YYYY-MM-DDTHHMM) is kept."""
+    return os.path.join(RESULTS, f"{moment}-{commit}.json")
 
 
 def latest():
-    """The newest run kept in bench/results (the names sort by date), or None."""
+    """The newest run kept in bench/results, or None: the names sort by their moment (the
+    older ones, named by their day alone, before any later the same day)."""
     runs = sorted(glob.glob(os.path.join(RESULTS, "*.json")))
     return runs[-1] if runs else None
 
