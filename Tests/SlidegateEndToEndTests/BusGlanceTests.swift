@@ -129,6 +129,28 @@ import Testing
         logind.signal(SIGTERM)
     }
 
+    /// Right to left the row sits at the bottom left, its first action rightmost: the guard
+    /// hit-tests where the UI paints.
+    @Test func rightToLeftThePowerRowIsMirroredAndStillHits() throws {
+        let logind = try mock("logind", owning: "org.freedesktop.login1")
+        let gate = try screen.slidegate(
+            ["--background", "#102030", "--foreground", "#ffffff", "--reduce-motion", "--power-actions", "suspend,reboot", "--direction", "rtl"],
+            environment: busEnvironment)
+        #expect(eventually { client.brightness(451 + 378 - 14, 535 + 14) > 90 }, "locked, the thumb at the right: \(gate.standardError)")
+        let row = (x: 19, y: 720 - 19 - 32)
+        #expect(eventually { lit(x: row.x, y: row.y, width: 240, height: 32) > 20 }, "the row shows at the left: \(gate.standardError)")
+        #expect(lit(x: 1280 - 19 - 240, y: row.y, width: 240, height: 32) == 0, "nothing at the right")
+        // Suspend, the first, is the right one of the two.
+        client.move(row.x + 125 + 57, row.y + 16)
+        client.button(true)
+        client.button(false)
+        #expect(eventually { logindCalls("Suspend").count == 1 }, "\(logindCalls("Suspend"))")
+        #expect(logindCalls("Reboot").isEmpty)
+        client.drag(from: (451 + 378 - 30, 562), to: (451 - 40, 562))
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        logind.signal(SIGTERM)
+    }
+
     /// The focus ring's colour (the info accent, #4a90d9) in a rectangle.
     func ringed(x: Int, y: Int, width: Int, height: Int) -> Bool {
         (client.pixels(x: x, y: y, width: width, height: height) ?? []).contains { pixel in
