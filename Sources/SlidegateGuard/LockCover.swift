@@ -151,7 +151,7 @@ final class LockCover {
         let screen = XRenderCreatePicture(dpy, display.root, format, UInt(CPSubwindowMode), &attributes)
         let copy = XRenderCreatePicture(dpy, pixmap, format, 0, nil)
         if factor > 1 {
-            let scale = XFixed(factor) << 16
+            let scale = XFixed(clamping: factor) << 16
             var transform = XTransform(matrix: ((scale, 0, 0), (0, scale, 0), (0, 0, 1 << 16)))
             XRenderSetPictureTransform(dpy, screen, &transform)
             XRenderSetPictureFilter(dpy, screen, "bilinear", nil, 0)

@@ -170,8 +170,10 @@ final class Glances {
     private var mediaDue = true
     private var powerDue = true
     private var mediaPaintedAt = -Double.infinity
-    /// The controls the guard was last told are shown.
+    /// The controls the guard was last told are shown, and whether a watch said something
+    /// changed since.
     private var told: [LockControl]?
+    private var controlsDue = true
     /// The control the keyboard's focus is on, ringed.
     var focused: LockControl? {
         didSet {
@@ -194,14 +196,20 @@ final class Glances {
             }
             if !options.powerActions.isEmpty {
                 let watch = PowerWatch(bus: system, actions: options.powerActions)
-                watch.changed = { [unowned self] in powerDue = true }
+                watch.changed = { [unowned self] in
+                    powerDue = true
+                    controlsDue = true
+                }
                 powerWatch = watch
             }
         }
         if options.showMedia, let session = Self.open(.session, loop, for: options) {
             buses.append(session)
             let watch = MediaWatch(bus: session)
-            watch.changed = { [unowned self] in mediaDue = true }
+            watch.changed = { [unowned self] in
+                mediaDue = true
+                controlsDue = true
+            }
             mediaWatch = watch
         }
     }
@@ -226,11 +234,16 @@ final class Glances {
     /// Handles what the buses sent, tells the guard of changed controls and paints what
     /// changed (not while `blank`); says when next to come back.
     func advance(to now: Double, blank: Bool, media: NoticeWindow?, power: NoticeWindow?) throws(UserError) -> Double? {
-        buses.forEach { $0.process() }
-        let controls = shown
-        if controls != told {
-            link.send(.controls(controls))
-            told = controls
+        // What a bus read but has not handled yet (its deadline is then now), and calls
+        // past their timeout: a pass of the shimmer's costs no read of the buses.
+        for bus in buses where bus.deadline.map({ $0 <= now }) == true { bus.process() }
+        if controlsDue {
+            controlsDue = false
+            let controls = shown
+            if controls != told {
+                link.send(.controls(controls))
+                told = controls
+            }
         }
         var earliest = Earliest()
         buses.forEach { earliest.consider($0.deadline) }
