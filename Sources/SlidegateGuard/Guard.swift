@@ -207,7 +207,7 @@ package final class Guard {
         var coveredFirst: LockCover?
         reports.say(.grabbing)
         grabs = try InputGrabs(
-            display: display,
+            display: display, keepMouseKeys: options.auth != .none,
             persistence: sleepLock == nil && launch.supervised.mode == .first
                 ? .giveUp
                 : .keepTrying(

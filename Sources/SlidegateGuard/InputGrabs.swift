@@ -7,9 +7,11 @@ import SlidegateXlib
 
 /// Every way input could reach another client, shut while the screen is locked: the core
 /// keyboard and pointer grabbed on the root window; every other master device (MPX: `xinput
-/// create-master`) grabbed through XInput 2, also those added later; and XKB's MouseKeys
-/// turned off, so the keypad cannot move the pointer and slide the thumb. Owns all of it;
-/// releasing it gives everything back, MouseKeys included.
+/// create-master`) grabbed through XInput 2, also those added later; and, when the slide
+/// alone opens the lock, XKB's MouseKeys turned off, so the keypad cannot move the pointer
+/// and slide the thumb. Owns all of it; releasing it gives everything back, MouseKeys
+/// included. When a password, PIN, finger or key decides, MouseKeys, StickyKeys, SlowKeys
+/// and BounceKeys stay as the user set them: the keypad may slide, the secret still decides.
 final class InputGrabs {
     private let display: XDisplay
     /// XInput 2's major opcode, or nil when the server has no XInput 2.
@@ -69,8 +71,8 @@ final class InputGrabs {
     }
 
     /// Takes the core grabs (retrying for `grabPatience` seconds, then as `persistence`
-    /// says), then the other masters and MouseKeys.
-    init(display: XDisplay, persistence: Persistence = .giveUp) throws(UserError) {
+    /// says), then the other masters and, unless `keepMouseKeys`, MouseKeys.
+    init(display: XDisplay, keepMouseKeys: Bool, persistence: Persistence = .giveUp) throws(UserError) {
         self.display = display
         let dpy = display.pointer
         var opcode: Int32 = 0
@@ -101,7 +103,7 @@ final class InputGrabs {
             }
             grabOtherMasters()
         }
-        turnMouseKeysOff()
+        if !keepMouseKeys { turnMouseKeysOff() }
         followKeyboard()
     }
 

@@ -92,6 +92,34 @@ import Testing
         #expect(gate.wait() == 0, "what was typed before was wiped")
     }
 
+    @Test func mouseKeysStaysOnAndTheKeypadSlides() throws {
+        try screen.run("/usr/bin/setxkbmap", "-option", "keypad:pointerkeys")
+        defer { _ = try? screen.run("/usr/bin/setxkbmap", "-option", "") }
+        let gate = try lockWithPam()
+        XWarpPointer(client.display, 0, client.root, 0, 0, 0, 0, 140, 140)
+        XSync(client.display, 0)
+        // Shift+NumLock turns MouseKeys on; KP_Insert holds the button; 600 presses of KP_6
+        // move the pointer right past the end of the track (520 px of travel).
+        client.keyDown(0xffe1)
+        client.key(0xff7f)
+        client.keyUp(0xffe1)
+        #expect(eventually { client.mouseKeysEnabled() }, "MouseKeys came on")
+        client.key(0xff9e)
+        for _ in 0..<600 { client.key(0xff98) }
+        client.key(0xff9f)
+        #expect(eventually { stageOpen() }, "the keypad slid the thumb to the password")
+        sleep(seconds: 0.3)
+        #expect(client.mouseKeysEnabled(), "the lock left MouseKeys on")
+        #expect(gate.isRunning, "the slide alone does not unlock")
+        // MouseKeys takes the keypad, not the letters: the password still decides.
+        type(Self.password)
+        #expect(gate.wait() == 0, "\(gate.standardError)")
+        #expect(client.mouseKeysEnabled(), "still on after the lock")
+        client.keyDown(0xffe1)
+        client.key(0xff7f)
+        client.keyUp(0xffe1)
+    }
+
     /// The thumb shows its lock (the field takes keys), not the busy dots (PAM checks).
     func fieldReady() -> Bool { client.brightness(660, 152) > 180 }
 
