@@ -61,11 +61,14 @@ package enum LockPlacement {
         package var power: Int
         /// The label reads right to left: the power row goes to the bottom left.
         package var rightToLeft: Bool
+        /// `--keyboard`'s on-screen keyboard, below the slider (which moves up to make room).
+        package var keyboard: Bool
 
         package init(
             message: Bool = false, pinLength: Int = 0, clock: Bool = false, status: Bool = false, user: Bool = false,
-            switchUser: Bool = false, media: Bool = false, power: Int = 0, rightToLeft: Bool = false
+            switchUser: Bool = false, media: Bool = false, power: Int = 0, rightToLeft: Bool = false, keyboard: Bool = false
         ) {
+            self.keyboard = keyboard
             self.message = message
             self.pinLength = pinLength
             self.clock = clock
@@ -93,12 +96,13 @@ package enum LockPlacement {
         package var switchUser = Rect.zero
         package var media = Rect.zero
         package var power = Rect.zero
+        package var keyboard = Rect.zero
 
         /// Nothing placed yet.
         package static let empty = Layout(slider: .zero, banner: .zero, message: .zero)
 
         /// Every rectangle the lock places.
-        package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser, media, power] }
+        package var all: [Rect] { [slider, banner, message, wheels, clock, switchUser, media, power, keyboard] }
     }
 
     /// The lock screen's layout on `monitors` (`screen` when there are none): the slider
@@ -107,7 +111,17 @@ package enum LockPlacement {
     /// clock and the switch-user button around the slider; the power row in the corner.
     package static func layout(monitors: [Monitor], screen: Rect, slider geometry: Geometry?, scale: Double, parts: Parts) -> Layout {
         let monitor = sliderMonitor(monitors, screen: screen, scale: scale)
-        let slider = slider(on: monitor, geometry: geometry, scale: scale)
+        var slider = slider(on: monitor, geometry: geometry, scale: scale)
+        var keyboard = Rect.zero
+        if parts.keyboard {
+            keyboard = Self.keyboard(below: slider, on: monitor)
+            // The slider's own place goes up until the keyboard fits below it.
+            let top = keyboard.y - (slider.height * 0.4).rounded() - slider.height
+            if geometry == nil && slider.y > top {
+                slider.y = max(top, monitor.y + bannerHeight(forSlider: slider.height, scale: scale))
+                keyboard = Self.keyboard(below: slider, on: monitor)
+            }
+        }
         let bannerWidth = max(min(monitor.width - 32, max(slider.width, 420)).rounded(), 1)
         let banner = Rect(
             x: monitor.x + ((monitor.width - bannerWidth) / 2).rounded(.down), y: monitor.y, width: bannerWidth,
@@ -115,6 +129,7 @@ package enum LockPlacement {
         let line = (slider.height * 0.6).rounded()
         let message = Rect(x: slider.x, y: slider.y - (slider.height * 0.25).rounded() - line, width: slider.width, height: line)
         var placed = Layout(slider: slider, banner: banner, message: message)
+        placed.keyboard = keyboard
         if parts.pinLength > 0 {
             placed.wheels = wheelRow(count: parts.pinLength, above: parts.message ? message : slider, slider: slider, on: monitor, scale: scale)
         }
@@ -137,7 +152,7 @@ package enum LockPlacement {
                 above: highest, slider: slider, on: monitor, scale: scale, clock: parts.clock, status: parts.status, user: parts.user)
         }
         if parts.switchUser {
-            let lowest = parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
+            let lowest = parts.keyboard ? keyboard : parts.pinLength > 0 && placed.wheels.y > slider.y ? placed.wheels : slider
             placed.switchUser = switchUserButton(
                 below: placed.media.y > slider.y ? placed.media : lowest, slider: slider, on: monitor, scale: scale)
         }
@@ -157,6 +172,20 @@ package enum LockPlacement {
         return Rect(
             x: monitor.x + ((monitor.width - w) / 2).rounded(.down),
             y: monitor.y + (monitor.height * 0.78 - h / 2).rounded(), width: w, height: h)
+    }
+
+    /// The on-screen keyboard: four rows of keys 0.8 of the slider's height, at least as
+    /// wide as the slider and twelve keys (within the monitor), centred on it — right below
+    /// it where there is room, else at the monitor's bottom edge.
+    package static func keyboard(below slider: Rect, on monitor: Rect) -> Rect {
+        let key = (slider.height * 0.8).rounded()
+        let margin = (slider.height * 0.3).rounded()
+        let height = max((key * 4.45).rounded(), 4)
+        let width = max(min(monitor.width - 2 * margin, max(slider.width, key * 12)), 4)
+        let x = max(monitor.x, min((slider.midX - width / 2).rounded(.down), monitor.maxX - width))
+        let below = slider.maxY + (slider.height * 0.4).rounded()
+        let y = below + height <= monitor.maxY - margin ? below : max(monitor.y, monitor.maxY - margin - height)
+        return Rect(x: x, y: y, width: width, height: height)
     }
 
     /// The switch-user button: 0.6 of the slider's height tall, 3.6 times that wide, centred

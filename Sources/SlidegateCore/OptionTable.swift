@@ -347,6 +347,19 @@ extension OptionSpec {
             }),
     ] + AuthMethod.allCases.compactMap(OptionSpec.service) + [
         OptionSpec(
+            name: "keyboard", argument: .choice(KeyboardMode.allCases.map(\.rawValue)), placeholder: "WHEN",
+            expected: "auto, on or off", defaultValue: "auto", modes: .lock, section: .authentication,
+            help: [
+                "lock mode, --auth pam: an on-screen keyboard below the password", "field: auto (default: when a slide or tap opened it and no key",
+                "was typed since), on (whenever it is open) or off",
+            ],
+            summary: "lock mode: the on-screen keyboard for the password",
+            set: { p, v, _ in
+                guard let mode = KeyboardMode(rawValue: v) else { return false }
+                p.options.keyboard = mode
+                return true
+            }),
+        OptionSpec(
             name: "pin-file", argument: .file, placeholder: "PATH", expected: "a path to the PIN file",
             defaultValue: "$XDG_CONFIG_HOME/slidegate/pin", modes: .both, section: .authentication,
             help: ["the PIN file for --auth pin and --set-pin (default", "$XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)"],

@@ -83,12 +83,18 @@ package struct Options: Equatable, Sendable {
     /// `--power-actions`, in the order given.
     package var powerActions: [PowerAction] = []
 
+    /// Whether the lock has an on-screen keyboard: `--keyboard` is not off, and the password
+    /// is typed (with the PIN wheels, they are the touch path).
+    package var hasKeyboard: Bool { keyboard != .off && auth.usesPassword && !auth.usesPin }
+
     /// Whether the lock screen shows a clock (or a date) at all.
     package var showsClock: Bool { !noClock && (clockFormat != "" || dateFormat != "") }
 
     /// Whether the thumb slides right to left, as `--direction` and the label decide.
     package var rightToLeft: Bool { direction.isRightToLeft(for: text) }
     package var auth = AuthMethods.none
+    /// `--keyboard`: when the on-screen keyboard shows (with `--auth pam`, not `pin`).
+    package var keyboard = KeyboardMode.auto
     /// The PAM services given for the methods that run one (`--pam-service`, …); a method
     /// missing here runs its default service.
     package var services: [AuthMethod: String] = [:]

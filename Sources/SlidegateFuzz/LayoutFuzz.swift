@@ -35,7 +35,7 @@ extension FuzzTarget {
         }
         let parts = LockPlacement.Parts(
             message: flags & 8 != 0, pinLength: flags & 16 != 0 ? Int(input.u8() % 12) + 1 : 0, clock: flags & 32 != 0,
-            status: flags & 128 != 0, user: input.u8() & 1 != 0, switchUser: flags & 64 != 0)
+            status: flags & 128 != 0, user: input.u8() & 1 != 0, switchUser: flags & 64 != 0, keyboard: input.u8() & 1 != 0)
         let placed = LockPlacement.layout(monitors: monitors, screen: screen, slider: geometry, scale: scale, parts: parts)
         for rect in placed.all {
             guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite), rect.width >= 0, rect.height >= 0 else {
@@ -51,6 +51,13 @@ extension FuzzTarget {
         let chosen = LockPlacement.sliderMonitor(monitors, screen: screen, scale: scale)
         if monitors.contains(where: { LockPlacement.holdsSlider($0.rect, scale: scale) }), !LockPlacement.holdsSlider(chosen, scale: scale) {
             throw FuzzFailure("the slider went on \(chosen), too small, though another monitor holds it")
+        }
+        for state in [KeyboardState(), KeyboardState(symbols: true)] where parts.keyboard {
+            for key in ScreenKeyboard.keys(face: .latin, state: state, in: placed.keyboard, rightToLeft: flags & 1 != 0) {
+                guard placed.keyboard.intersection(key.rect) == key.rect, key.rect.width >= 0 else {
+                    throw FuzzFailure("an on-screen key \(key.rect) outside its keyboard \(placed.keyboard)")
+                }
+            }
         }
         for rightToLeft in [false, true] {
             let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: slider.width, height: slider.height), rightToLeft: rightToLeft)

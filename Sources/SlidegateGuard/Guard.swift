@@ -95,6 +95,8 @@ package final class Guard {
     /// screen is blank): a machine that sleeps before shows the desktop, or a lock without
     /// its slider, when it wakes.
     var sleepLock: SleepLock?
+    /// `--keyboard`'s on-screen keyboard, when the lock has one.
+    var keyboard: OnScreenKeyboard?
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -133,6 +135,7 @@ package final class Guard {
         if safeMode {
             self.options.image = nil
             self.options.theme = nil
+            self.options.keyboard = .off
         }
         if let wayland = getenv("WAYLAND_DISPLAY"), wayland.pointee != 0 {
             throw UserError(
@@ -195,7 +198,7 @@ package final class Guard {
                     message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
                     switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count,
-                    rightToLeft: options.rightToLeft),
+                    rightToLeft: options.rightToLeft, keyboard: coverOptions.hasKeyboard),
                 scale: coverScale,
                 keepDesktop: options.imageIsDesktop ? Blur.desktopShrink(radius: options.blur * coverScale) : nil)
         }
@@ -235,6 +238,9 @@ package final class Guard {
         host.control = { [unowned self] in act($0) }
         host.focusChanged = { [unowned self] in send(.focus($0)) }
         host.focusable = focusable
+        if self.options.hasKeyboard { keyboard = OnScreenKeyboard(mode: options.keyboard) }
+        host.followed = { [unowned self] in fieldFollowed(open: $0) }
+        readKeyboardFace()
         // A compositor paints the screen once the obscurer is up, over the cover too.
         if cover.underCompositor { exposeSoon(from: now) }
         // From here on a guard that dies leaves its windows to the next, which frees them
@@ -414,6 +420,7 @@ package final class Guard {
                 // setxkbmap names the layouts in a root property after it loads them: look
                 // again once it has.
                 keyboardCheckAt = boottimeNow() + Self.layoutNamesDelay
+                readKeyboardFace()
                 return host.keyboardMayHaveChanged(at: boottimeNow())
             }
             return nil
@@ -443,6 +450,7 @@ package final class Guard {
         switch event.type {
         case KeyPress:
             send(.keyPressed)
+            physicalKeyTyped()
             let status = host.keyPressed(grabs.keymap.keyPress(&event), at: now)
             // For a prompt whose answer may be shown, the UI gets what was typed.
             if status == nil, let text = host.echo { send(.echo(text)) }
@@ -493,10 +501,14 @@ package final class Guard {
         case .press(let x, let y) where !gate.isDragging && control(at: (x + origin.x, y + origin.y)) != nil:
             // A media or power button: the UI asks the player or logind; the lock stays.
             control(at: (x + origin.x, y + origin.y)).map(act)
+        case .press(let x, let y) where !gate.isDragging && onScreenKey(at: (x + origin.x, y + origin.y)) != nil:
+            return onScreenKey(at: (x + origin.x, y + origin.y)).flatMap { tap($0, at: now) }
         case .press(let x, let y):
             if let status = flushMotion(buttonAt: (x, y)) { return status }
+            pointerPressed(at: (x + origin.x, y + origin.y))
             return host.handle(.press(x: x, y: y), at: now)
         case .release(let x, let y):
+            keyboardReleased()
             if let status = flushMotion(buttonAt: (x, y)) { return status }
             pacer.released()
             grabs.motionHints = pacer.hints

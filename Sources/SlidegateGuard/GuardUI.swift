@@ -189,9 +189,10 @@ extension Guard {
                     cover: UInt64(clamping: cover.cover), slider: UInt64(clamping: cover.sliderWindow), banner: UInt64(clamping: cover.bannerWindow), message: UInt64(clamping: cover.messageWindow),
                     wheels: UInt64(clamping: cover.wheelsWindow), clock: UInt64(clamping: cover.clockWindow), switchUser: UInt64(clamping: cover.switchUserWindow),
                     media: UInt64(clamping: cover.mediaWindow), power: UInt64(clamping: cover.powerWindow),
-                    desktop: UInt64(clamping: cover.desktop)))
+                    desktop: UInt64(clamping: cover.desktop), keyboard: UInt64(clamping: cover.keyboardWindow)))
             sendLayout()
             send(.state(gate.snapshot))
+            tellKeyboard(always: true)
             if let firstFrame { send(.firstFrame(path: firstFrame.file.path, key: firstFrame.file.key, shown: firstFrame.shown)) }
         } catch {
             report("cannot start the slider's drawing program: \(error); trying again")

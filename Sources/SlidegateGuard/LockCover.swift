@@ -53,6 +53,9 @@ final class LockCover {
     /// `--show-media`'s panel and `--power-actions`' row, when there are.
     private(set) var mediaWindow: Window = 0
     private(set) var powerWindow: Window = 0
+    /// The on-screen keyboard, at its place while shown, else out of sight (0: none).
+    private(set) var keyboardWindow: Window = 0
+    private var keyboardShown = false
     /// Where everything inside the cover is, on the root window (`layOut`).
     private var placed = LockPlacement.Layout.empty
     var slider: Rect { placed.slider }
@@ -63,6 +66,8 @@ final class LockCover {
     var switchUser: Rect { placed.switchUser }
     var media: Rect { placed.media }
     var power: Rect { placed.power }
+    /// Where the on-screen keyboard is while shown.
+    var keyboard: Rect { placed.keyboard }
     /// The window that had the keyboard focus before the lock took it.
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
@@ -237,6 +242,17 @@ final class LockCover {
             + (parts.pinLength > 0 ? [(wheelsWindow, wheels)] : []) + (parts.clockWindow ? [(clockWindow, clock)] : [])
             + (parts.switchUser ? [(switchUserWindow, switchUser)] : []) + (parts.media ? [(mediaWindow, media)] : [])
             + (parts.power > 0 ? [(powerWindow, power)] : [])
+            + (parts.keyboard ? [(keyboardWindow, keyboardShown ? keyboard : Rect(x: -1, y: -1, width: 1, height: 1))] : [])
+    }
+
+    /// Shows the on-screen keyboard at its place, above the rest, or puts it out of sight.
+    func showKeyboard(_ shown: Bool) {
+        guard keyboardWindow != 0, shown != keyboardShown else { return }
+        keyboardShown = shown
+        place(keyboardWindow, shown ? keyboard : Rect(x: -1, y: -1, width: 1, height: 1))
+        if shown { XRaiseWindow(display.pointer, keyboardWindow) }
+        // The UI asks the window's size when it hears of it, after this.
+        XSync(display.pointer, 0)
     }
 
     /// Makes the cover and the windows inside it, maps them on top, and focuses the cover.
@@ -274,6 +290,7 @@ final class LockCover {
         switchUserWindow = parts.switchUser ? child() : 0
         mediaWindow = parts.media ? child() : 0
         powerWindow = parts.power > 0 ? child() : 0
+        keyboardWindow = parts.keyboard ? child() : 0
         if shapeEventBase != nil {
             XShapeSelectInput(dpy, cover, UInt(ShapeNotifyMask))
             for (window, _) in inner { XShapeSelectInput(dpy, window, UInt(ShapeNotifyMask)) }

@@ -54,6 +54,31 @@ final class WholeKeymap {
         return upper
     }
 
+    /// The on-screen keyboard's face for layout `group` (XKB's state): the letter keys'
+    /// first two levels in that group, from the whole map; the Latin letters when the
+    /// server gives no map.
+    func face(group: Int, layoutName: String?) -> KeyboardFace {
+        if stale { reload() }
+        guard let map, let client = map.pointee.map, let symMaps = client.pointee.key_sym_map, let syms = client.pointee.syms else {
+            return .latin
+        }
+        let (low, high) = (map.pointee.min_key_code, map.pointee.max_key_code)
+        var groups = 1
+        let face = KeyboardFace.reading(layouts: false, name: layoutName) { keycode in
+            guard keycode >= low, keycode <= high else { return nil }
+            let entry = symMaps[Int(truncatingIfNeeded: keycode)]
+            let count = Int(truncatingIfNeeded: entry.group_info & 0x0f)
+            let width = Int(truncatingIfNeeded: entry.width)
+            guard count > 0, width > 0 else { return nil }
+            groups = max(groups, count)
+            let base = Int(truncatingIfNeeded: entry.offset) + (group % count) * width
+            guard base + width <= Int(truncatingIfNeeded: client.pointee.num_syms) else { return nil }
+            let plain = UInt32(truncatingIfNeeded: syms[base])
+            return (plain, width > 1 ? UInt32(truncatingIfNeeded: syms[base + 1]) : plain)
+        }
+        return face.rows.allSatisfy(\.isEmpty) ? .latin : KeyboardFace(rows: face.rows, layouts: groups > 1, layoutName: layoutName)
+    }
+
     private func reload() {
         stale = false
         if let map { XkbFreeKeyboard(map, UInt32(XkbAllComponentsMask), 1) }

@@ -6,7 +6,7 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case settings(UISettings)
     case windows(
         cover: UInt64, slider: UInt64, banner: UInt64, message: UInt64, wheels: UInt64, clock: UInt64, switchUser: UInt64, media: UInt64,
-        power: UInt64, desktop: UInt64)
+        power: UInt64, desktop: UInt64, keyboard: UInt64)
     case layout(width: Int, height: Int, wheels: Rect?)
     case state(Gate.Snapshot)
     case input(GateInput, at: Double)
@@ -18,6 +18,8 @@ package enum GuardMessage: Framed, Equatable, Sendable {
     case giveBack
     case act(LockControl)
     case focus(LockControl?)
+    /// The on-screen keyboard shows this face on this page, or (nil) is hidden.
+    case screenKeyboard(KeyboardFace?, KeyboardState)
 }
 
 extension GuardMessage {
@@ -39,7 +41,8 @@ extension GuardMessage {
         /// u64 the cover (the UI draws --image on it), u64 the slider window, u64 the banner
         /// strip, u64 the --message line, u64 the wheels, u64 the clock, u64 the switch-user
         /// button, u64 the media panel, u64 the power row (0: none), u64 `--image desktop`'s
-        /// pixmap of the screen as it was (0: none), of the root's depth and size: the first message after settings, and `layout` the next. They
+        /// pixmap of the screen as it was (0: none), of the root's depth and size, u64 the
+        /// on-screen keyboard (0: none): the first message after settings, and `layout` the next. They
         /// are of the screen's default visual and depth; the UI asks the server the sizes of
         /// all but the slider, again after each `layout`.
         case windows
@@ -96,6 +99,11 @@ extension GuardMessage {
         /// u8 has, [u8 the control's bit]: the keyboard focus is on that control (Tab), or
         /// on none; the UI rings it.
         case focus
+        /// u8 shown, [u8 symbols page, u8 Shift, u8 has pressed, [u8 the pressed key's
+        /// `keyTag`, never a character's], u8 layout key, u8 has name, [string the layout's
+        /// name], u32 rows (at most 3), (u32 count (at most 14), (u32 keysym, u32 shifted
+        /// keysym) × count) × rows]: the on-screen keyboard, or that it is hidden.
+        case screenKeyboard
     }
 
     /// The kind this message goes out as.
@@ -122,6 +130,7 @@ extension GuardMessage {
         case .giveBack: .giveBack
         case .act: .act
         case .focus: .focus
+        case .screenKeyboard: .screenKeyboard
         }
     }
 
@@ -146,9 +155,11 @@ extension GuardMessage {
             case .settings(let s):
                 w.kind(kind)
                 s.write(to: &w)
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop):
+            case .windows(
+                let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop,
+                let keyboard):
                 w.kind(kind)
-                for window in [cover, slider, banner, message, wheels, clock, switchUser, media, power, desktop] { w.u64(window) }
+                for window in [cover, slider, banner, message, wheels, clock, switchUser, media, power, desktop, keyboard] { w.u64(window) }
             case .layout(let width, let height, let wheels):
                 w.kind(kind)
                 w.u32(UInt32(clamping: width))
@@ -232,6 +243,23 @@ extension GuardMessage {
             case .focus(let control):
                 w.kind(kind)
                 w.optional(control) { $0.u8($1.bit) }
+            case .screenKeyboard(let face, let state):
+                w.kind(kind)
+                w.optional(face) { w, face in
+                    w.bool(state.symbols)
+                    w.bool(state.shifted)
+                    w.optional(state.pressed.flatMap(Self.keyboardKeyTag)) { $0.u8($1) }
+                    w.bool(face.layouts)
+                    w.optional(face.layoutName) { $0.string($1) }
+                    w.u32(UInt32(clamping: face.rows.count))
+                    for row in face.rows {
+                        w.u32(UInt32(clamping: row.count))
+                        for letter in row {
+                            w.u32(letter.plain)
+                            w.u32(letter.shifted)
+                        }
+                    }
+                }
             }
         }
     }
@@ -247,7 +275,8 @@ extension GuardMessage {
         case .windows:
             self = .windows(
                 cover: try r.u64(), slider: try r.u64(), banner: try r.u64(), message: try r.u64(), wheels: try r.u64(),
-                clock: try r.u64(), switchUser: try r.u64(), media: try r.u64(), power: try r.u64(), desktop: try r.u64())
+                clock: try r.u64(), switchUser: try r.u64(), media: try r.u64(), power: try r.u64(), desktop: try r.u64(),
+                keyboard: try r.u64())
         case .layout:
             let width = Int(clamping: try r.u32())
             let height = Int(clamping: try r.u32())
@@ -308,6 +337,33 @@ extension GuardMessage {
             let bit = try r.u8()
             guard let control = LockControl(bit: bit) else { throw ProtocolError("focus: unknown control \(bit)") }
             self = .focus(control)
+        case .screenKeyboard:
+            guard try r.present() else {
+                self = .screenKeyboard(nil, KeyboardState())
+                break
+            }
+            let symbols = try r.bool()
+            let shifted = try r.bool()
+            var pressed: KeyboardAction?
+            if try r.present() {
+                let tag = try r.u8()
+                guard let action = Self.keyboardAction(tag) else { throw ProtocolError("screen keyboard: unknown key \(tag)") }
+                pressed = action
+            }
+            let layouts = try r.bool()
+            let name = try r.optionalString()
+            let count = Int(clamping: try r.u32())
+            guard count <= KeyboardFace.maxRows else { throw ProtocolError("screen keyboard: \(count) rows") }
+            var rows: [[KeyboardFace.Letter]] = []
+            for _ in 0..<count {
+                let letters = Int(clamping: try r.u32())
+                guard letters <= KeyboardFace.maxLetters else { throw ProtocolError("screen keyboard: \(letters) letters in a row") }
+                var row: [KeyboardFace.Letter] = []
+                for _ in 0..<letters { row.append(KeyboardFace.Letter(plain: try r.u32(), shifted: try r.u32())) }
+                rows.append(row)
+            }
+            self = .screenKeyboard(
+                KeyboardFace(rows: rows, layouts: layouts, layoutName: name), KeyboardState(symbols: symbols, shifted: shifted, pressed: pressed))
         }
         try r.end()
     }
@@ -322,6 +378,23 @@ extension GuardMessage {
         case .escape: .escape
         case .enter: .enter
         }
+    }
+
+    /// The byte of an on-screen key other than a character's (which is never sent).
+    static func keyboardKeyTag(_ action: KeyboardAction) -> UInt8? {
+        switch action {
+        case .type: nil
+        case .shift: 1
+        case .backspace: 2
+        case .enter: 3
+        case .page: 4
+        case .layout: 5
+        case .hide: 6
+        }
+    }
+
+    static func keyboardAction(_ tag: UInt8) -> KeyboardAction? {
+        [KeyboardAction.shift, .backspace, .enter, .page, .layout, .hide].first { keyboardKeyTag($0) == tag }
     }
 
     /// A method's byte: its place in `AuthMethod.allCases`.

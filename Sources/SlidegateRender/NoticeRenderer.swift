@@ -149,6 +149,30 @@ package final class NoticeRenderer {
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the media panel") }
     }
 
+    /// Paints the on-screen keyboard: rounded keys on the backdrop, each with its label
+    /// centred; the editing and page keys a shade darker, a `pressed` one lighter.
+    package func drawKeyboard(_ keys: [(label: String, rect: Rect, function: Bool, pressed: Bool)], into cr: OpaquePointer)
+        throws(RenderError)
+    {
+        cairo_save(cr)
+        backdrop.paint(cr)
+        for key in keys {
+            let r = key.rect
+            roundedRectPath(cr, Rect(x: r.x + 0.5, y: r.y + 0.5, width: r.width - 1, height: r.height - 1), radius: max(r.height * 0.16, 1))
+            let fill = background.mixed(with: foreground, key.pressed ? 0.42 : key.function ? 0.08 : 0.16)
+            cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
+            cairo_fill_preserve(cr)
+            let edge = background.mixed(with: foreground, 0.30)
+            cairo_set_source_rgb(cr, edge.red, edge.green, edge.blue)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            try drawText(key.label, cr, in: Rect(x: r.x + 2, y: r.y, width: r.width - 4, height: r.height), lines: 1, centred: true)
+        }
+        cairo_restore(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(status: status, "drawing the on-screen keyboard") }
+    }
+
     /// A button's pill: the track's colour with a thin edge.
     private func pill(_ box: Rect, _ cr: OpaquePointer) {
         roundedRectPath(cr, box, radius: box.height / 2)

@@ -47,6 +47,9 @@ package final class LockUI {
     /// `--show-media`'s panel and `--power-actions`' row.
     private var mediaPanel: NoticeWindow?
     private var powerRow: NoticeWindow?
+    /// `--keyboard`'s on-screen keyboard, and what the guard last said it shows.
+    private var keyboardPanel: KeyboardPanel?
+    private var keyboardShown: (face: KeyboardFace?, state: KeyboardState) = (nil, KeyboardState())
     /// The event loop's watch of the clock panel's timer.
     private var clockWatch: EventLoop.Watch?
     /// `--image` on the cover, and under each window.
@@ -318,6 +321,9 @@ package final class LockUI {
                 painter.changed = true
             case .act(let control):
                 glances?.perform(control)
+            case .screenKeyboard(let face, let state):
+                keyboardShown = (face, state)
+                try keyboardPanel?.show(face, state)
             case .focus(let control):
                 let before = focused
                 focused = control
@@ -362,6 +368,10 @@ package final class LockUI {
             display: display, window: windows.power, options: options, fontMap: fontMap, textScale: 0.38,
             backdrop: wallpaper?.backdrop(under: windows.power))
         glances?.windowsChanged()
+        keyboardPanel = windows.keyboard == 0 ? nil : KeyboardPanel(
+            display: display, window: windows.keyboard, options: options, fontMap: fontMap,
+            backdrop: { [unowned self] in wallpaper?.backdrop(under: windows.keyboard) })
+        try keyboardPanel?.show(keyboardShown.face, keyboardShown.state)
         try paintSwitchUser()
         guard windows.message != 0, let text = options.message else { return }
         let line = try NoticeWindow(
@@ -429,6 +439,7 @@ package final class LockUI {
             notice.surface.present(on: notice.window)
         }
         if let panel = painter.wheelsPanel, panel.window == e.window { panel.present() }
+        if let keyboard = keyboardPanel, keyboard.window == e.window { keyboard.exposed() }
         if let clock = clockPanel, clock.window == e.window { clock.surface.present(on: clock.window) }
         return nil
     }
@@ -450,6 +461,8 @@ final class Handshake {
         var power: Window
         /// `--image desktop`'s copy of the screen (0: none).
         var desktop: Pixmap
+        /// The on-screen keyboard (0: none).
+        var keyboard: Window
     }
 
     /// The guard's first `layout`, which follows its windows.
@@ -486,10 +499,12 @@ final class Handshake {
                 continue
             case .settings(let received):
                 settings = received
-            case .windows(let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop):
+            case .windows(
+                let cover, let slider, let banner, let message, let wheels, let clock, let switchUser, let media, let power, let desktop, let keyboard):
                 windows = Windows(
                     cover: Window(cover), slider: Window(slider), banner: Window(banner), message: Window(message), wheels: Window(wheels),
-                    clock: Window(clock), switchUser: Window(switchUser), media: Window(media), power: Window(power), desktop: Pixmap(desktop))
+                    clock: Window(clock), switchUser: Window(switchUser), media: Window(media), power: Window(power), desktop: Pixmap(desktop),
+                    keyboard: Window(keyboard))
             default:
                 throw UserError("--lock-ui: cannot understand the guard: \(message.kind) before its windows", status: .uiProtocolError)
             }

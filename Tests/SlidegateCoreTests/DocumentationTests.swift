@@ -82,6 +82,9 @@ import Testing
                                          the PAM service for fingerprint in --auth (default
                                          slidegate-fingerprint: pam_fprintd)
                   --key-service NAME     the PAM service for key in --auth (default slidegate-key: pam_u2f)
+                  --keyboard WHEN        lock mode, --auth pam: an on-screen keyboard below the password
+                                         field: auto (default: when a slide or tap opened it and no key
+                                         was typed since), on (whenever it is open) or off
                   --pin-file PATH        the PIN file for --auth pin and --set-pin (default
                                          $XDG_CONFIG_HOME/slidegate/pin, else ~/.config/slidegate/pin)
                   --set-pin              read a new PIN (4-12 digits) twice and write the PIN file; exit 0

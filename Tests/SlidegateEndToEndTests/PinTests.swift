@@ -111,6 +111,23 @@ import Testing
 
     func slide() { client.drag(from: (140, 540), to: (1000, 540)) }
 
+    @Test func theOnScreenKeyboardIsNotShownWithTheWheels() throws {
+        let gate = try lockWithPin(["--keyboard", "on"])
+        // A tap on a wheel, and one where a keyboard would be (below the slider, or at the
+        // screen's bottom): the wheels are the touch path, nothing else shows.
+        client.move(Self.centres[0], Self.centreY)
+        client.button(true)
+        client.button(false)
+        client.move(400, 650)
+        client.button(true)
+        client.button(false)
+        sleep(seconds: 0.5)
+        #expect(client.brightness(x: 0, y: 590, width: 1280, height: 130, step: 4).allSatisfy { $0 < 40 }, "nothing below the slider")
+        #expect(gate.isRunning)
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
     @Test func setPinWritesA0600FileInA0700DirectoryThatUnlocks() throws {
         let result = try setPin("2580\n2580\n")
         #expect(result.status == 0, "\(result.error)")

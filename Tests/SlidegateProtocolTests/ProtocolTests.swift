@@ -89,7 +89,14 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         }()),
         .windows(
             cover: 0x40_0005, slider: 0x40_0006, banner: 0x40_0007, message: 0, wheels: 0x40_0009, clock: 0x40_000a, switchUser: 0x40_000b,
-            media: 0x40_000c, power: 0x40_000d, desktop: 0x40_000e),
+            media: 0x40_000c, power: 0x40_000d, desktop: 0x40_000e, keyboard: 0x40_000f),
+        .screenKeyboard(nil, KeyboardState()),
+        .screenKeyboard(
+            KeyboardFace(
+                rows: [[.init(plain: 0x71, shifted: 0x51), .init(plain: 0x5d7, shifted: 0x5d7)], [], [.init(plain: 0xfc, shifted: 0xdc)]],
+                layouts: true, layoutName: "ar"),
+            KeyboardState(symbols: true, shifted: true, pressed: .layout)),
+        .screenKeyboard(KeyboardFace.latin, KeyboardState(pressed: .type(0x61))),
         .layout(width: 600, height: 80, wheels: nil),
         .layout(width: 600, height: 80, wheels: Rect(x: -20, y: -250.5, width: 640, height: 194)),
         .state(Gate.Snapshot(slide: .resting(since: 12.25), verification: .idle)),

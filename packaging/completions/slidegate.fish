@@ -24,6 +24,7 @@ complete -c slidegate -l auth -x -a 'none pam pin fingerprint key' -d 'what open
 complete -c slidegate -l pam-service -x -d 'the PAM service for --auth pam'
 complete -c slidegate -l fingerprint-service -x -d 'the PAM service for fingerprint in --auth'
 complete -c slidegate -l key-service -x -d 'the PAM service for key in --auth'
+complete -c slidegate -l keyboard -x -a 'auto on off' -d 'lock mode: the on-screen keyboard for the password'
 complete -c slidegate -l pin-file -r -F -d 'the PIN file'
 complete -c slidegate -l set-pin -d 'set the PIN and exit'
 complete -c slidegate -l grace -x -d 'lock mode: the slide alone opens the lock for a while'
