@@ -53,6 +53,8 @@ let package = Package(
         // sd-bus from libsystemd (libsystemd0), loaded by the UI when a glance or control first
         // opens a bus (--show-media, --show-battery, --power-actions).
         .target(name: "CBus"),
+        // speech-dispatcher's client library (libspeechd2), loaded by the UI with --speak.
+        .target(name: "CSpeech", linkerSettings: [.linkedLibrary("pthread")]),
         .target(name: "CXShim", dependencies: ["CX11"]),
         .target(name: "CSystem", linkerSettings: [.linkedLibrary("m")]),
         // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
@@ -85,7 +87,7 @@ let package = Package(
             name: "SlidegateUI",
             dependencies: [
                 "SlidegateCore", "SlidegateProtocol", "SlidegateRender", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11",
-                "CXShim", "CSystem", "CGraphics", "CPixbuf", "CPresent", "CBus",
+                "CXShim", "CSystem", "CGraphics", "CPixbuf", "CPresent", "CBus", "CSpeech",
             ],
             swiftSettings: lean
         ),

@@ -44,7 +44,7 @@ Maintainer: slidegate maintainers <maintainers@slidegate.example.org>
 Installed-Size: $(du -sk "$stage/usr" | cut -f1)
 Depends: $depends
 Recommends: xss-lock
-Suggests: fprintd, libpam-fprintd, libpam-u2f
+Suggests: fprintd, libpam-fprintd, libpam-u2f, libspeechd2, speech-dispatcher
 Section: x11
 Priority: optional
 Description: slide-to-unlock gate and screen locker for X11

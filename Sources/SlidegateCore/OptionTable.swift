@@ -219,6 +219,18 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
+            name: "speak", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            section: .lockScreen,
+            help: [
+                "lock mode: say through speech-dispatcher what the lock shows (never", "what is typed, only how much; never a PIN)",
+            ],
+            summary: "lock mode: speak through speech-dispatcher",
+            look: true,
+            set: { p, _, _ in
+                p.options.speak = true
+                return true
+            }),
+        OptionSpec(
             name: "power-actions", argument: .text, placeholder: "LIST",
             expected: "a comma list of suspend, hibernate, reboot and poweroff, such as suspend,poweroff", defaultValue: nil,
             modes: .lock, section: .lockScreen,

@@ -80,6 +80,8 @@ package struct Options: Equatable, Sendable {
     /// `--image desktop`: the screen as it was when the lock came.
     package var imageIsDesktop: Bool { image == Self.desktopImage }
     package static let desktopImage = "desktop"
+    /// `--speak`: announcements through speech-dispatcher.
+    package var speak = false
     /// `--power-actions`, in the order given.
     package var powerActions: [PowerAction] = []
 

@@ -29,6 +29,16 @@ package struct Strings: Equatable, Sendable {
         case hibernate = "hibernate"
         case reboot = "reboot"
         case powerOff = "power-off"
+        /// What `--speak` says: the lock is up, it opened, how many characters are in the
+        /// field (the number follows), the seconds left (the number follows), the media
+        /// panel's buttons.
+        case screenLocked = "screen-locked"
+        case unlocked = "unlocked"
+        case charactersTyped = "characters-typed"
+        case secondsLeft = "seconds-left"
+        case previousTrack = "previous-track"
+        case playPause = "play-pause"
+        case nextTrack = "next-track"
 
         /// The words in English.
         package var english: String {
@@ -50,6 +60,13 @@ package struct Strings: Equatable, Sendable {
             case .hibernate: "hibernate"
             case .reboot: "restart"
             case .powerOff: "power off"
+            case .screenLocked: "screen locked"
+            case .unlocked: "unlocked"
+            case .charactersTyped: "characters typed:"
+            case .secondsLeft: "seconds left:"
+            case .previousTrack: "previous track"
+            case .playPause: "play or pause"
+            case .nextTrack: "next track"
             }
         }
     }

@@ -483,6 +483,8 @@ package enum SetupCheck {
         if options.showBattery { settings.append("show-battery=1") }
         if options.showMedia { settings.append("show-media=1") }
         if !options.powerActions.isEmpty { settings.append("power-actions=\(options.powerActions.map(\.rawValue).joined(separator: ","))") }
+        // And speech.
+        if options.speak { settings.append("speak=1") }
         do throws(SystemError) {
             let (process, mine) = try start(try Executable(uiPath), ["--check-looks"] + settings, socketOn: 1)
             defer { mine.close() }

@@ -48,6 +48,16 @@ package enum Translation {
         return .init(.note, subject, "no catalogue for \"\(code)\": the words stay English")
     }
 
+    /// The language the person asked for, as an ISO 639 code ("de", "pt"), for a speech
+    /// synthesiser; "en" when none or English.
+    package static func languageCode() -> String {
+        let variables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+        let language = variables.lazy.compactMap { getenv($0).map { String(cString: $0) } }.first { !$0.isEmpty } ?? "C"
+        let code = String(language.prefix { $0 != ":" && $0 != "_" && $0 != "." && $0 != "@" })
+        guard (2...3).contains(code.count), code.allSatisfy({ $0.isLetter && $0.isASCII }) else { return "en" }
+        return code.lowercased()
+    }
+
     /// Where the catalogues are: beside an installed program, or in the build tree.
     private static func catalogueDirectory() -> String? {
         let directory = programDirectory()

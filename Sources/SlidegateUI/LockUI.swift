@@ -49,6 +49,9 @@ package final class LockUI {
     private var powerRow: NoticeWindow?
     /// `--keyboard`'s on-screen keyboard, and what the guard last said it shows.
     private var keyboardPanel: KeyboardPanel?
+    /// `--speak`'s voice, once the first frame is on the screen (nil before, or without one).
+    private var speech: Speech?
+    private var speechStarted = false
     private var keyboardShown: (face: KeyboardFace?, state: KeyboardState) = (nil, KeyboardState())
     /// The event loop's watch of the clock panel's timer.
     private var clockWatch: EventLoop.Watch?
@@ -164,9 +167,17 @@ package final class LockUI {
     private func run() throws(UserError) -> ExitStatus {
         loop.watch(signals.fileDescriptor, name: "the signal watch") { [unowned self] () throws(UserError) in handleSignals() }
         loop.watch(link.descriptor, name: "the guard's socket", peer: true) { [unowned self] () throws(UserError) in try readGuard() }
-        return try loop.run(
+        let status = try loop.run(
             event: { [unowned self] (event: inout XEvent) throws(UserError) in try dispatch(&event) },
             pass: { [unowned self] () throws(UserError) in try pass() })
+        if let speech {
+            // The guard's last words (the verdict that opened the lock) may wait behind the
+            // signal that ends the UI: they are read, and said, before it goes.
+            _ = try? readGuard()
+            speech.follow(SpokenView(gate: gate, at: boottimeNow(), focused: focused, strings: gateSettings.strings))
+            speech.finish(within: 0.06)
+        }
+        return status
     }
 
     private func pass() throws(UserError) -> EventLoop.Turn {
@@ -203,8 +214,19 @@ package final class LockUI {
             glances = started
             return .wait(until: boottimeNow())
         }
-        painter.shed(at: now, deadline: deadline)
-        return .wait(until: deadline)
+        if options.speak {
+            if !speechStarted {
+                speechStarted = true
+                speech = Speech(strings: gateSettings.strings)
+            }
+            speech?.follow(SpokenView(gate: gate, at: now, focused: focused, strings: gateSettings.strings))
+        }
+        // With --speak the seconds left are said every ten.
+        if speech != nil, let end = gate.deadline, end > now {
+            earliest.consider(end - 10 * ((end - now) / 10).rounded(.up) + 10)
+        }
+        painter.shed(at: now, deadline: earliest.time)
+        return .wait(until: earliest.time)
     }
 
     /// `--image desktop`, once the first frame has been kept over the plain background: the

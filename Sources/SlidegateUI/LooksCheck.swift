@@ -80,6 +80,7 @@ package enum LooksCheck {
         findings += GlancesCheck.findings(
             battery: settings["show-battery"] != nil, media: settings["show-media"] != nil,
             power: settings["power-actions"].flatMap(PowerAction.list) ?? [])
+        if settings["speak"] != nil { findings.append(Speech.finding()) }
         let words = Translation.strings()
         if words != Strings() {
             let missingWords = fonts.uncovered(words.all.joined(), family: family)

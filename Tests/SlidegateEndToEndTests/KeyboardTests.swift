@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized) struct KeyboardTests: LockScreenChecks {
     let screen: VirtualScreen
     let client: Client
-    let scratch: Scratch
+    let pam: MatrixPam
     /// A password with a letter that moves between `us` and `de` (z), one typed with Shift
     /// (Y, which moves too) and a digit from the symbols page.
     static let password = "zqY9"
@@ -22,22 +22,10 @@ import Testing
     init() throws {
         screen = try VirtualScreen()
         client = try Client(screen)
-        scratch = try Scratch()
-        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
-        let matrix = "\(PamStack.modules)/pam_matrix.so passdb=\(scratch.path)/passdb"
-        write("passdb", "\(user):\(Self.password):slidegate\n")
-        write("slidegate", "auth required \(matrix)\naccount required \(matrix)\n")
+        pam = try MatrixPam(password: Self.password)
     }
 
-    private func write(_ name: String, _ text: String) {
-        let f = fopen(scratch.path + "/" + name, "w")!
-        fputs(text, f)
-        fclose(f)
-    }
-
-    var environment: [String: String?] {
-        ["LD_PRELOAD": "libpam_wrapper.so", "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": scratch.path]
-    }
+    var environment: [String: String?] { pam.environment }
 
     func lockWithKeyboard(_ when: String = "on") throws -> Child {
         try lock(["--auth", "pam", "--keyboard", when], environment: environment)
@@ -185,5 +173,29 @@ import Testing
 
     func type(_ text: String, enter: Bool = true) {
         client.type(text, enter: enter)
+    }
+}
+
+/// A PAM service directory for pam_wrapper with one service, `slidegate`: pam_matrix, the
+/// user the tests run as, and `password`.
+final class MatrixPam {
+    let scratch: Scratch
+
+    init(password: String) throws {
+        scratch = try Scratch()
+        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+        let matrix = "\(PamStack.modules)/pam_matrix.so passdb=\(scratch.path)/passdb"
+        write("passdb", "\(user):\(password):slidegate\n")
+        write("slidegate", "auth required \(matrix)\naccount required \(matrix)\n")
+    }
+
+    private func write(_ name: String, _ text: String) {
+        let f = fopen(scratch.path + "/" + name, "w")!
+        fputs(text, f)
+        fclose(f)
+    }
+
+    var environment: [String: String?] {
+        ["LD_PRELOAD": "libpam_wrapper.so", "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": scratch.path]
     }
 }

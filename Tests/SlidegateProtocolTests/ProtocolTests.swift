@@ -39,7 +39,7 @@ private func bodies(_ bytes: [UInt8]) throws(ProtocolError) -> [ArraySlice<UInt8
         let value = String(repeating: "€", count: Options.maximumValue / 3)
         let invocation = try Options.parse(
             ["--text", "--message", "--clock-format", "--date-format", "--unlock-command", "--theme", "--image", "--status-command"]
-                .flatMap { [$0, value] } + ["--status-interval", "3600", "--show-user", "--show-media", "--show-battery"]
+                .flatMap { [$0, value] } + ["--status-interval", "3600", "--show-user", "--show-media", "--show-battery", "--speak"]
                 + ["--power-actions", "suspend,hibernate,reboot,poweroff", "--blur", "200", "--dim", "0.9"]
                 + ["--image-mode", "stretch", "--auth", "pam,pin,fingerprint,key", "--show-failed-attempts", "--background", "#112233"]
                 + ["--foreground", "#ffffff80", "--direction", "auto", "--reduce-motion", "--timeout", "5", "--countdown", "--no-clock"])
