@@ -39,7 +39,7 @@ $(for f in "$(dirname "$0")"/pam.d/*; do echo "/etc/pam.d/$(basename "$f")"; don
 /usr/share/doc/slidegate/examples/i3.config /usr/share/doc/slidegate/examples/openbox-rc.xml
 /usr/share/doc/slidegate/examples/kiosk.sh /usr/share/lintian/overrides/slidegate
 $(for po in "$(dirname "$0")"/../resources/locale/*.po; do echo "/usr/share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)
-$(for f in "$(dirname "$0")"/../resources/themes/classic/*; do echo "/usr/share/slidegate/themes/classic/$(basename "$f")"; done)"
+$(for f in "$(dirname "$0")"/../resources/themes/*/*; do echo "/usr/share/slidegate/themes/$(basename "$(dirname "$f")")/$(basename "$f")"; done)"
 
 check "lintian reports no errors" lintian --fail-on error "$deb"
 check "apt-get installs it" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"

@@ -22,7 +22,7 @@ files="bin/slidegate libexec/slidegate/slidegate-ui libexec/slidegate/slidegate-
 share/bash-completion/completions/slidegate share/zsh/vendor-completions/_slidegate
 share/fish/vendor_completions.d/slidegate.fish
 $(for po in resources/locale/*.po; do echo "share/locale/$(basename "$po" .po)/LC_MESSAGES/slidegate.mo"; done)
-$(for f in resources/themes/classic/*; do echo "share/slidegate/themes/classic/$(basename "$f")"; done)"
+$(for f in resources/themes/*/*; do echo "share/slidegate/themes/$(basename "$(dirname "$f")")/$(basename "$f")"; done)"
 
 if $uninstall; then
   for f in $files; do rm -f "$root/$f"; done
@@ -30,7 +30,8 @@ if $uninstall; then
     if [ -f "$pamd/$service" ] && cmp -s "$pamd/$service" "packaging/pam.d/$service"; then rm -f "$pamd/$service"; fi
   done
   if [ -f "$xdg/config" ] && cmp -s "$xdg/config" packaging/xdg/slidegate/config; then rm -f "$xdg/config"; fi
-  rmdir "$root/libexec/slidegate" "$root/share/slidegate/themes/classic" "$root/share/slidegate/themes" \
+  rmdir "$root/libexec/slidegate" "$root/share/slidegate/themes/classic" "$root/share/slidegate/themes/high-contrast" \
+    "$root/share/slidegate/themes" \
     "$root/share/slidegate" "$xdg" "$enforced" 2>/dev/null || true
   echo "removed slidegate from $root"
   exit 0
@@ -64,8 +65,10 @@ chmod 0644 "$root/share/man/man1/slidegate.1.gz"
 install -m 0644 packaging/completions/slidegate "$root/share/bash-completion/completions/slidegate"
 install -m 0644 packaging/completions/_slidegate "$root/share/zsh/vendor-completions/_slidegate"
 install -m 0644 packaging/completions/slidegate.fish "$root/share/fish/vendor_completions.d/slidegate.fish"
-install -d "$root/share/slidegate/themes/classic"
-for f in resources/themes/classic/*; do install -m 0644 "$f" "$root/share/slidegate/themes/classic/"; done
+for theme in resources/themes/*; do
+  install -d "$root/share/slidegate/themes/$(basename "$theme")"
+  for f in "$theme"/*; do install -m 0644 "$f" "$root/share/slidegate/themes/$(basename "$theme")/"; done
+done
 for po in resources/locale/*.po; do
   lang=$(basename "$po" .po)
   mo=".build/locale/$lang/LC_MESSAGES/slidegate.mo"

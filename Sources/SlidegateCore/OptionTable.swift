@@ -458,6 +458,7 @@ extension OptionSpec {
             set: { p, v, g in
                 guard let color = Color(hex: v) else { return false }
                 p.options.background = color
+                p.options.backgroundGiven = true
                 p.backgroundGiven = g
                 return true
             }),

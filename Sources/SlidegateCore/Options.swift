@@ -50,6 +50,8 @@ package struct Options: Equatable, Sendable {
     package var theme: String?
     /// `--foreground` was given (else a theme's colour wins).
     package var foregroundGiven = false
+    /// `--background` was given: a theme's background does not replace it.
+    package var backgroundGiven = false
     package var clockFormat: String?
     package var dateFormat: String?
     package var noClock = false

@@ -29,6 +29,14 @@ package struct ThemeConfig: Equatable, Sendable {
     package var foreground: Color?
     /// A Pango font description for the label, such as "Serif Italic".
     package var labelFont: String?
+    /// The colour of what the renderer draws on the theme's thumb (the padlock, and the busy
+    /// dots without a busy image); the label's colour without it.
+    package var glyph: Color?
+    /// The lock's background colour (unless `--background` is given).
+    package var background: Color?
+    /// The label's alpha between the shimmer's sweeps, as a fraction of its colour's
+    /// (0.3 to 1; the built-in look's is 0.5): a theme that must keep its contrast raises it.
+    package var labelDim: Double?
 
     package init() {}
 
@@ -52,6 +60,17 @@ package struct ThemeConfig: Equatable, Sendable {
             case "foreground":
                 guard let color = Color(hex: value) else { throw problem("foreground: expected a colour as #RGB, #RRGGBB or #RRGGBBAA, got \"\(value)\"") }
                 foreground = color
+            case "background":
+                guard let color = Color(hex: value), color.alpha == 1 else {
+                    throw problem("background: expected an opaque colour as #RGB or #RRGGBB, got \"\(value)\"")
+                }
+                background = color
+            case "glyph":
+                guard let color = Color(hex: value) else { throw problem("glyph: expected a colour as #RGB, #RRGGBB or #RRGGBBAA, got \"\(value)\"") }
+                glyph = color
+            case "label-dim":
+                guard let dim = Double(value), dim >= 0.3, dim <= 1 else { throw problem("label-dim: expected a number from 0.3 to 1, got \"\(value)\"") }
+                labelDim = dim
             case "label-font":
                 guard !value.isEmpty else { throw problem("label-font: expected a Pango font such as \"Serif Italic\", got nothing") }
                 labelFont = value

@@ -175,6 +175,7 @@ package final class Guard {
         if let directory = self.options.theme {
             let theme = try ThemeFiles(directory: directory, scale: scale)
             if let color = theme.config.foreground, !options.foregroundGiven { self.options.foreground = color }
+            if let color = theme.config.background, !options.backgroundGiven { self.options.background = color }
         }
         if let image = self.options.image, !self.options.imageIsDesktop { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
@@ -193,7 +194,7 @@ package final class Guard {
         let (coverDisplay, coverScale, coverPins, watch, coverOptions) = (display, scale, pinLength, signals, self.options)
         let makeCover = { () throws(UserError) -> LockCover in
             try LockCover(
-                display: coverDisplay, background: options.background, slider: Self.sliderGeometry(coverOptions),
+                display: coverDisplay, background: coverOptions.background, slider: Self.sliderGeometry(coverOptions),
                 parts: LockPlacement.Parts(
                     message: options.message != nil, pinLength: coverPins, clock: options.showsClock,
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,

@@ -159,7 +159,7 @@ package final class NoticeRenderer {
         for key in keys {
             let r = key.rect
             roundedRectPath(cr, Rect(x: r.x + 0.5, y: r.y + 0.5, width: r.width - 1, height: r.height - 1), radius: max(r.height * 0.16, 1))
-            let fill = background.mixed(with: foreground, key.pressed ? 0.42 : key.function ? 0.08 : 0.16)
+            let fill = background.mixed(with: foreground, key.pressed ? 0.30 : key.function ? 0.08 : 0.16)
             cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
             cairo_fill_preserve(cr)
             let edge = background.mixed(with: foreground, 0.30)

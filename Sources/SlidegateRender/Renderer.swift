@@ -17,6 +17,8 @@ package final class Renderer {
     private var thumbImages: [ThumbGlyph: OpaquePointer] = [:]
     /// `--theme`: the track and thumb are these images instead of drawn shapes.
     private let theme: ThemeImages?
+    /// What is drawn on the thumb (the arrow, padlock, busy dots): the foreground, or the theme's colour.
+    private let glyph: Color
     /// The shimmer's two looks of the label's rectangle over the track, dim and lit, made
     /// once per label (text, place, alpha): a frame of the sweep copies the dim look and
     /// blends the lit one in through the band's gradient, an alpha image made once per band
@@ -39,9 +41,10 @@ package final class Renderer {
     ///   - family: a Pango family list such as "Sans" or "DejaVu Sans,VL Gothic".
     package init(
         layout: SliderLayout, background: Color, foreground: Color, fontMap: FontMap = FontMap(),
-        family: String = "Sans", shimmer: Shimmer = Shimmer(), theme: ThemeImages? = nil, backdrop: Backdrop? = nil
+        family: String = "Sans", shimmer: Shimmer = Shimmer(), theme: ThemeImages? = nil, backdrop: Backdrop? = nil, glyph: Color? = nil
     ) {
         self.theme = theme
+        self.glyph = glyph ?? foreground
         self.layout = layout
         self.background = background
         self.backdrop = backdrop ?? Backdrop(color: background)
@@ -273,7 +276,7 @@ package final class Renderer {
             let busyImage = glyph == .busy ? theme.busy : nil
             theme.draw(busyImage ?? theme.thumb, caps: theme.thumbCaps, into: r, cr)
             guard glyph != .arrow, busyImage == nil else { return }
-            setColor(cr, foreground)
+            setColor(cr, self.glyph)
             drawGlyph(cr, r, glyph: glyph)
             return
         }
@@ -284,7 +287,7 @@ package final class Renderer {
         cairo_set_source(cr, gradient)
         cairo_pattern_destroy(gradient)
         cairo_fill(cr)
-        setColor(cr, foreground)
+        setColor(cr, self.glyph)
         drawGlyph(cr, r, glyph: glyph)
     }
 

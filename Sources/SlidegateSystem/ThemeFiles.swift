@@ -15,8 +15,9 @@ package struct ThemeFiles: Equatable, Sendable {
     package var trackCaps: ThemeConfig.Caps { config.trackCaps.scaled(by: doubled ? 2 : 1) }
     package var thumbCaps: ThemeConfig.Caps { config.thumbCaps.scaled(by: doubled ? 2 : 1) }
 
-    /// Checks `directory` for a slider drawn at `scale`.
-    package init(directory: String, scale: Double) throws(UserError) {
+    /// Checks `directory` (or the shipped theme of that name, `locate`) for a slider drawn at `scale`.
+    package init(directory given: String, scale: Double) throws(UserError) {
+        let directory = Self.locate(given)
         func problem(_ path: String, _ what: String) -> UserError { UserError("--theme: \(path): \(what)", status: .usage) }
         let conf = directory + "/theme.conf"
         if access(conf, F_OK) == 0 {
@@ -60,6 +61,26 @@ package struct ThemeFiles: Equatable, Sendable {
         }
     }
 
+
+    /// `--theme`'s directory: the path as given when it is a directory; else, for a plain
+    /// name (`classic`, `high-contrast`), the first `slidegate/themes/NAME` in the data
+    /// directories (`$XDG_DATA_DIRS`, else /usr/local/share and /usr/share), beside the
+    /// installed program (`../share`), or in the source tree the program was built in; else
+    /// the path as given, which the check then says is missing.
+    package static func locate(_ given: String) -> String {
+        var status = stat()
+        if stat(given, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return given }
+        guard !given.isEmpty, given.count <= 64, !given.hasPrefix("."),
+            given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") })
+        else { return given }
+        let dataDirectories = getenv("XDG_DATA_DIRS").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "/usr/local/share:/usr/share"
+        let program = programDirectory()
+        let places =
+            dataDirectories.split(separator: ":").map { "\($0)/slidegate/themes" }
+            + [program + "/../share/slidegate/themes", program + "/../../share/slidegate/themes", program + "/../../../resources/themes"]
+        return places.map { "\($0)/\(given)" }.first { access($0 + "/theme.conf", R_OK) == 0 || access($0 + "/track.png", R_OK) == 0 } ?? given
+    }
 
     /// A PNG's width and height from its signature and IHDR chunk; nil for anything else.
     private static func pngSize(_ path: String) -> (Int, Int)? {

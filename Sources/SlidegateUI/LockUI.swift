@@ -122,6 +122,7 @@ package final class LockUI {
         options.idleLimit = testIdleLimit() ?? options.idleLimit
         let look = Look(lockUI: options)
         if let color = look.foreground, !options.foregroundGiven { options.foreground = color }
+        if let color = look.background, !options.backgroundGiven { options.background = color }
         self.options = options
         self.display = display
         self.signals = signals

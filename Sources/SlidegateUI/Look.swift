@@ -7,8 +7,14 @@ import SlidegateXlib
 struct Look {
     var theme: ThemeImages?
     var font: String?
-    /// The theme's label colour, which `--foreground` overrides.
+    /// The theme's label colour, which `--foreground` overrides, and background, which
+    /// `--background` does.
     var foreground: Color?
+    var background: Color?
+    /// The label between the shimmer's sweeps (`ThemeConfig.labelDim`).
+    var shimmer = Shimmer()
+    /// What is drawn on the theme's thumb (`ThemeConfig.glyph`).
+    var glyph: Color?
 
     init(theme: ThemeImages? = nil, font: String? = nil) {
         self.theme = theme
@@ -25,6 +31,9 @@ struct Look {
             let files = try ThemeFiles(directory: directory, scale: scale)
             font = files.config.labelFont
             foreground = files.config.foreground
+            background = files.config.background
+            glyph = files.config.glyph
+            if let dim = files.config.labelDim { shimmer.dimAlpha = dim }
             do {
                 theme = try Self.images(files, scale: scale)
             } catch {

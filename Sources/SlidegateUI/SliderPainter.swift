@@ -69,7 +69,7 @@ final class SliderPainter {
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
         let renderer = Renderer(
             layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap,
-            family: look.font ?? "Sans", theme: look.theme, backdrop: backdrop)
+            family: look.font ?? "Sans", shimmer: look.shimmer, theme: look.theme, backdrop: backdrop, glyph: look.glyph)
         return (surface, renderer)
     }
 

@@ -70,6 +70,9 @@ package final class WindowedApp {
                 throw UserError("--theme: \(error.description)", status: .usage)
             }
             if let color = files.config.foreground, !options.foregroundGiven { options.foreground = color }
+            if let color = files.config.background, !options.backgroundGiven { options.background = color }
+            if let dim = files.config.labelDim { look.shimmer.dimAlpha = dim }
+            look.glyph = files.config.glyph
         }
         let stage = SliderWindow(display: display, geometry: geometry, options: options, pinLength: pinLength)
         let host = GateHost(

@@ -18,10 +18,18 @@ import Testing
         ("foreground=white", #"/t/theme.conf:1: foreground: expected a colour as #RGB, #RRGGBB or #RRGGBBAA, got "white""#),
         ("label-font=", "/t/theme.conf:1: label-font: expected a Pango font such as \"Serif Italic\", got nothing"),
         ("shadow=2", #"/t/theme.conf:1: unknown setting "shadow""#),
+        ("background=#00000080", ##"/t/theme.conf:1: background: expected an opaque colour as #RGB or #RRGGBB, got "#00000080""##),
+        ("label-dim=0.2", #"/t/theme.conf:1: label-dim: expected a number from 0.3 to 1, got "0.2""#),
+        ("glyph=black", #"/t/theme.conf:1: glyph: expected a colour as #RGB, #RRGGBB or #RRGGBBAA, got "black""#),
         ("caps", #"/t/theme.conf:1: expected name=value, got "caps""#),
     ])
     func aBadLineNamesTheFileAndLine(_ text: String, _ message: String) {
         #expect(throws: UserError(message, status: .usage)) { try ThemeConfig(parsing: text, path: "/t/theme.conf") }
+    }
+
+    @Test func aThemeMaySetTheBackgroundTheLabelsDimAndTheGlyph() throws {
+        let c = try ThemeConfig(parsing: "background=#000\nlabel-dim=0.8\nglyph=#000000\n", path: "/t/theme.conf")
+        #expect(c.background == Color(hex: "#000000") && c.labelDim == 0.8 && c.glyph == Color(hex: "#000000"))
     }
 
     @Test func capsMustLeaveAMiddle() {

@@ -1,3 +1,4 @@
+import Glibc
 import CGraphics
 import SlidegateCore
 import SlidegateRender
@@ -37,5 +38,28 @@ import Testing
         try GoldenImage.check("theme-wide", Scene(thumbValue: 0, label: label(0), busy: false), with: try renderer(width: 900, height: 60))
         try GoldenImage.check(
             "theme-scale-200", Scene(thumbValue: 0.2, label: label(0.2), busy: false), with: try renderer(width: 960, height: 144, scale: 2))
+    }
+}
+
+/// `--theme NAME`: a shipped theme found by its name, a path kept as given.
+@Suite(.serialized) struct ThemeNameTests {
+    static let themes = String(#filePath.dropLast("Tests/SlidegateRenderTests/ThemeGoldenTests.swift".count)) + "resources/themes"
+
+    @Test func aNameIsFoundInTheDataDirectoriesOrBesideTheProgram() throws {
+        var template = Array("/tmp/slidegate-data.XXXXXX".utf8CString)
+        let data = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = system("rm -rf '\(data)'") }
+        mkdir(data + "/slidegate", 0o755)
+        mkdir(data + "/slidegate/themes", 0o755)
+        #expect(symlink(Self.themes + "/classic", data + "/slidegate/themes/mine") == 0)
+        setenv("XDG_DATA_DIRS", "/nonexistent:" + data, 1)
+        defer { unsetenv("XDG_DATA_DIRS") }
+        #expect(ThemeFiles.locate("mine") == data + "/slidegate/themes/mine")
+        // Not in the data directories: the source tree the tests were built in has it.
+        #expect(ThemeFiles.locate("high-contrast").hasSuffix("/resources/themes/high-contrast"))
+        #expect(try ThemeFiles(directory: "high-contrast", scale: 1).config.background == Color(hex: "#000000"))
+        #expect(ThemeFiles.locate(Self.themes + "/classic") == Self.themes + "/classic", "a path")
+        #expect(ThemeFiles.locate("no-such-theme") == "no-such-theme")
+        #expect(ThemeFiles.locate("../classic") == "../classic", "not a name")
     }
 }
