@@ -74,11 +74,24 @@ static double monotonic(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* Whether a later complete line in buf[0..used) is also text (priority 3): a count of
+   characters that a newer count replaces need not be said. */
+static int newer_text(const char *buf, size_t used) {
+    const char *p = buf;
+    while (p < buf + used) {
+        if (*p == 3 && memchr(p, '\n', (size_t)(buf + used - p))) return 1;
+        const char *end = memchr(p, '\n', (size_t)(buf + used - p));
+        if (!end) return 0;
+        p = end + 1;
+    }
+    return 0;
+}
+
 static void *speak(void *argument) {
     struct speaker *speaker = argument;
     connection *c = NULL;
     double tried = -10;
-    char line[2048];
+    char line[8192];
     size_t used = 0;
     for (;;) {
         ssize_t n = read(speaker->fd, line + used, sizeof line - 1 - used);
@@ -91,17 +104,19 @@ static void *speak(void *argument) {
         char *end;
         while ((end = memchr(line, '\n', used))) {
             *end = 0;
-            if (!c && monotonic() - tried >= 5) {
-                tried = monotonic();
-                c = open_connection(NULL, 0);
-                if (c) lib.set_language(c, speaker->language);
-            }
-            int priority = line[0] == 3 ? 3 : 2;
-            if (c && end > line && lib.say(c, priority, line + 1) < 0) {
-                lib.close(c);
-                c = NULL;
-            }
             size_t rest = used - (size_t)(end + 1 - line);
+            int priority = line[0] == 3 ? 3 : 2;
+            if (!(priority == 3 && newer_text(end + 1, rest))) {
+                if (!c && monotonic() - tried >= 5) {
+                    tried = monotonic();
+                    c = open_connection(NULL, 0);
+                    if (c) lib.set_language(c, speaker->language);
+                }
+                if (c && end > line && lib.say(c, priority, line + 1) < 0) {
+                    lib.close(c);
+                    c = NULL;
+                }
+            }
             memmove(line, end + 1, rest);
             used = rest;
         }

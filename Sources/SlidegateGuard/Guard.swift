@@ -95,8 +95,7 @@ package final class Guard {
     /// screen is blank): a machine that sleeps before shows the desktop, or a lock without
     /// its slider, when it wakes.
     var sleepLock: SleepLock?
-    /// `--keyboard`'s on-screen keyboard, when the lock has one.
-    var keyboard: OnScreenKeyboard?
+    var keyboard: OnScreenKeyboard?  // --keyboard's, when the lock has one
 
     /// Locks, runs until the gate ends, unlocks; returns the exit status after saying why
     /// on stderr when it is an error.
@@ -483,6 +482,10 @@ package final class Guard {
         guard !grabs.mouseKeysOn else { return nil }
         let origin = cover.slider
         switch pointer {
+        case .motion where keyboard?.visibility.visible == true:
+            // Over the open field and its keyboard the pointer drags nothing: its motion is
+            // not paced, and a tap after it is read at once.
+            break
         case .motion(_, _, let hinted) where hinted || pacer.hints:
             // Where it went is asked at the next frame interval (also after an event sent
             // before the grab turned to hints: only the question lets the next hint come).
@@ -520,11 +523,6 @@ package final class Guard {
             break
         }
         return nil
-    }
-
-    /// Has the lock painted again at each of `exposeDelays` after `now`.
-    func exposeSoon(from now: Double) {
-        exposeAt = Self.exposeDelays.map { now + $0 }
     }
 
     /// The screen changed (or the cover was made anew): lay out from what the server says

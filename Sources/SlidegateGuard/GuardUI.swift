@@ -242,6 +242,11 @@ extension Guard {
         uiEnded(process, because: reason)
     }
 
+    /// Has the lock painted again at each of `exposeDelays` after `now`.
+    func exposeSoon(from now: Double) {
+        exposeAt = Self.exposeDelays.map { now + $0 }
+    }
+
     /// Ends the UI and waits briefly for it, so no drawing outlives the lock.
     func stopUI() {
         guard let running = ui else { return }

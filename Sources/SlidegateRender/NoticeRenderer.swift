@@ -150,13 +150,18 @@ package final class NoticeRenderer {
     }
 
     /// Paints the on-screen keyboard: rounded keys on the backdrop, each with its label
-    /// centred; the editing and page keys a shade darker, a `pressed` one lighter.
-    package func drawKeyboard(_ keys: [(label: String, rect: Rect, function: Bool, pressed: Bool)], into cr: OpaquePointer)
-        throws(RenderError)
-    {
+    /// centred; the editing and page keys a shade darker, a `pressed` one lighter. With
+    /// `only`, just those rectangles (a key pressed or let go) are painted again.
+    package func drawKeyboard(
+        _ keys: [(label: String, rect: Rect, function: Bool, pressed: Bool)], only: [Rect]? = nil, into cr: OpaquePointer
+    ) throws(RenderError) {
         cairo_save(cr)
+        if let only {
+            for r in only { cairo_rectangle(cr, r.x, r.y, r.width, r.height) }
+            cairo_clip(cr)
+        }
         backdrop.paint(cr)
-        for key in keys {
+        for key in keys where only?.contains(where: { $0.overlaps(key.rect) }) ?? true {
             let r = key.rect
             roundedRectPath(cr, Rect(x: r.x + 0.5, y: r.y + 0.5, width: r.width - 1, height: r.height - 1), radius: max(r.height * 0.16, 1))
             let fill = background.mixed(with: foreground, key.pressed ? 0.30 : key.function ? 0.08 : 0.16)

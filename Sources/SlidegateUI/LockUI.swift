@@ -176,7 +176,7 @@ package final class LockUI {
             // signal that ends the UI: they are read, and said, before it goes.
             _ = try? readGuard()
             speech.follow(SpokenView(gate: gate, at: boottimeNow(), focused: focused, strings: gateSettings.strings))
-            speech.finish(within: 0.06)
+            speech.finish(within: 0.09)
         }
         return status
     }
@@ -194,6 +194,8 @@ package final class LockUI {
                 gate, at: now, echo: echoText, blanking: blanking, clock: clockPanel, limit: nil, idle: gate.nextActionDeadline,
                 also: { [unowned self] (scene) throws(UserError) in try paintBanner(scene.banner) }))
         earliest.consider(statusCommand?.deadline(blank: blanking.isBlank))
+        // After the slider: a key's bullet does not wait for the keyboard.
+        try keyboardPanel?.paintIfDue()
         let deadline = earliest.time
         if lendAsked { lend(at: now) }
         // A blank screen is drawn when it comes back; the guard need not step in.
@@ -346,7 +348,7 @@ package final class LockUI {
                 glances?.perform(control)
             case .screenKeyboard(let face, let state):
                 keyboardShown = (face, state)
-                try keyboardPanel?.show(face, state)
+                keyboardPanel?.show(face, state)
             case .focus(let control):
                 let before = focused
                 focused = control
@@ -394,7 +396,7 @@ package final class LockUI {
         keyboardPanel = windows.keyboard == 0 ? nil : KeyboardPanel(
             display: display, window: windows.keyboard, options: options, fontMap: fontMap,
             backdrop: { [unowned self] in wallpaper?.backdrop(under: windows.keyboard) })
-        try keyboardPanel?.show(keyboardShown.face, keyboardShown.state)
+        keyboardPanel?.show(keyboardShown.face, keyboardShown.state)
         try paintSwitchUser()
         guard windows.message != 0, let text = options.message else { return }
         let line = try NoticeWindow(
