@@ -114,13 +114,11 @@ package enum LockPlacement {
         var slider = slider(on: monitor, geometry: geometry, scale: scale)
         var keyboard = Rect.zero
         if parts.keyboard {
-            keyboard = Self.keyboard(below: slider, on: monitor)
             // The slider's own place goes up until the keyboard fits below it.
-            let top = keyboard.y - (slider.height * 0.4).rounded() - slider.height
-            if geometry == nil && slider.y > top {
-                slider.y = max(top, monitor.y + bannerHeight(forSlider: slider.height, scale: scale))
-                keyboard = Self.keyboard(below: slider, on: monitor)
-            }
+            let top = monitor.maxY - (slider.height * 0.3).rounded() - keyboardHeight(forSlider: slider.height)
+                - (slider.height * 0.4).rounded() - slider.height
+            if geometry == nil && slider.y > top { slider.y = max(top, monitor.y + bannerHeight(forSlider: slider.height, scale: scale)) }
+            keyboard = Self.keyboard(below: slider, on: monitor)
         }
         let bannerWidth = max(min(monitor.width - 32, max(slider.width, 420)).rounded(), 1)
         let banner = Rect(
@@ -176,16 +174,25 @@ package enum LockPlacement {
 
     /// The on-screen keyboard: four rows of keys 0.8 of the slider's height, at least as
     /// wide as the slider and twelve keys (within the monitor), centred on it — right below
-    /// it where there is room, else at the monitor's bottom edge.
+    /// it where there is room, else right above it, else at the monitor's bottom edge.
     package static func keyboard(below slider: Rect, on monitor: Rect) -> Rect {
         let key = (slider.height * 0.8).rounded()
         let margin = (slider.height * 0.3).rounded()
-        let height = max((key * 4.45).rounded(), 4)
+        let height = keyboardHeight(forSlider: slider.height)
         let width = max(min(monitor.width - 2 * margin, max(slider.width, key * 12)), 4)
         let x = max(monitor.x, min((slider.midX - width / 2).rounded(.down), monitor.maxX - width))
-        let below = slider.maxY + (slider.height * 0.4).rounded()
-        let y = below + height <= monitor.maxY - margin ? below : max(monitor.y, monitor.maxY - margin - height)
+        let gap = (slider.height * 0.4).rounded()
+        let below = slider.maxY + gap
+        let above = slider.y - gap - height
+        let y =
+            below + height <= monitor.maxY - margin
+            ? below : above >= monitor.y + margin ? above : max(monitor.y, monitor.maxY - margin - height)
         return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    /// The on-screen keyboard's height: 4.45 keys of 0.8 of the slider's height.
+    package static func keyboardHeight(forSlider height: Double) -> Double {
+        max(((height * 0.8).rounded() * 4.45).rounded(), 4)
     }
 
     /// The switch-user button: 0.6 of the slider's height tall, 3.6 times that wide, centred

@@ -145,5 +145,9 @@ struct ScreenKeyboardTests {
         let given = LockPlacement.layout(
             monitors: [monitor], screen: monitor.rect, slider: Geometry(parsing: "600x80+100+100"), scale: 1, parts: .init(keyboard: true))
         #expect(given.keyboard == Self.area, "the end-to-end tests' slider")
+        // A slider placed near the bottom keeps its place: the keyboard goes above it.
+        let low = LockPlacement.layout(
+            monitors: [monitor], screen: monitor.rect, slider: Geometry(parsing: "560x80+360+600"), scale: 1, parts: .init(keyboard: true))
+        #expect(low.slider.y == 600 && low.keyboard.maxY <= 600 - 32 && low.keyboard.y >= 0, "\(low.keyboard)")
     }
 }
