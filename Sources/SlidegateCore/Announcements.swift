@@ -74,18 +74,23 @@ package struct Utterance: Equatable, Sendable {
 package struct Announcer: Sendable {
     private var last: SpokenView?
     private let strings: Strings
+    /// A lock says that it is locked, and unlocked at the end; a window (`--geometry`, a
+    /// kiosk's strip) says its label.
+    private let locks: Bool
 
-    package init(strings: Strings) {
+    package init(strings: Strings, locks: Bool = true) {
         self.strings = strings
+        self.locks = locks
     }
 
     package mutating func changes(to view: SpokenView) -> [Utterance] {
         defer { last = view }
         guard let last else {
+            guard locks else { return view.label.isEmpty ? [] : [Utterance(view.label)] }
             return [Utterance(view.label.isEmpty ? strings[.screenLocked] : strings[.screenLocked] + ". " + view.label)]
         }
         var said: [Utterance] = []
-        if view.granted && !last.granted { return [Utterance(strings[.unlocked])] }
+        if view.granted && !last.granted { return locks ? [Utterance(strings[.unlocked])] : [] }
         if view.fieldOpen, let prompt = view.prompt, !last.fieldOpen || prompt != last.prompt { said.append(Utterance(prompt)) }
         if !view.fieldOpen && last.fieldOpen { said.append(Utterance(view.label)) }
         if view.fieldOpen && !view.checking && view.typed != (last.fieldOpen ? last.typed : 0) {

@@ -219,12 +219,12 @@ extension OptionSpec {
                 return true
             }),
         OptionSpec(
-            name: "speak", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .lock,
+            name: "speak", argument: .none, placeholder: nil, expected: "no value", defaultValue: nil, modes: .both,
             section: .lockScreen,
             help: [
-                "lock mode: say through speech-dispatcher what the lock shows (never", "what is typed, only how much; never a PIN)",
+                "say through speech-dispatcher what the gate shows (never what is", "typed, only how much; never a PIN)",
             ],
-            summary: "lock mode: speak through speech-dispatcher",
+            summary: "speak through speech-dispatcher",
             look: true,
             set: { p, _, _ in
                 p.options.speak = true

@@ -220,7 +220,7 @@ package final class LockUI {
         if options.speak {
             if !speechStarted {
                 speechStarted = true
-                speech = Speech(strings: gateSettings.strings)
+                speech = Speech(strings: gateSettings.strings, locks: true)
             }
             speech?.follow(SpokenView(gate: gate, at: now, focused: focused, strings: gateSettings.strings))
         }

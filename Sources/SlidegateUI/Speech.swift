@@ -12,11 +12,11 @@ final class Speech {
     private var announcer: Announcer
 
     /// Nil, silently, when no speech-dispatcher library can be loaded (`--check` says so).
-    init?(strings: Strings) {
+    init?(strings: Strings, locks: Bool) {
         var why = [CChar](repeating: 0, count: 256)
         descriptor = sg_speech_start(Translation.languageCode(), &why, why.count)
         guard descriptor >= 0 else { return nil }
-        announcer = Announcer(strings: strings)
+        announcer = Announcer(strings: strings, locks: locks)
     }
 
     deinit {

@@ -30,6 +30,9 @@ package final class WindowedApp {
     /// while the button is held a pointer faster than `MotionPacer.hintRate` events a second
     /// turns the button's grab to motion hints.
     private var pacer: MotionPacer
+    /// `--speak`'s voice, from the first frame on (nil before, or without a speech library).
+    private var speech: Speech?
+    private var speechStarted = false
     /// Button 1 is down: the server holds the pointer for the window (the button's grab).
     private var buttonHeld = false
     /// The button's grab reports motion hints.
@@ -125,6 +128,7 @@ package final class WindowedApp {
         // The motion that ended the slide may not be painted yet (it waited for its frame
         // interval when the release came): the reveal opens from the thumb at the end.
         if status == .completed { _ = try paint(at: boottimeNow()) }
+        speech?.finish(within: 0.2)
         if status == .completed,
             options.reduceMotion || !RevealAnimation.play(
                 options.reveal, on: stage.window, width: stage.size.width, height: stage.size.height, fps: options.fps,
@@ -148,6 +152,13 @@ package final class WindowedApp {
         let gate = host.gate
         let deadline = try paint(at: now)
         painter.shed(at: now, deadline: deadline)
+        if options.speak && painter.shown != nil {
+            if !speechStarted {
+                speechStarted = true
+                speech = Speech(strings: gate.settings.strings, locks: false)
+            }
+            speech?.follow(SpokenView(gate: gate, at: now, focused: nil, strings: gate.settings.strings))
+        }
         // The thumb or a wheel held: until the next frame may be painted the X socket rests,
         // and the motion events of the frame interval are read together then (a wake-up a
         // frame, not one an event).
@@ -156,6 +167,8 @@ package final class WindowedApp {
         var wake = Earliest()
         wake.consider(deadline)
         wake.consider(motionDue)
+        // With --speak the seconds left are said every ten.
+        if speech != nil, let end = gate.deadline, end > now { wake.consider(end - 10 * ((end - now) / 10).rounded(.up) + 10) }
         return .wait(until: wake.time, readingXAfter: resting ? painter.nextPaint : nil)
     }
 

@@ -62,4 +62,12 @@ struct AnnouncementTests {
         views.append(view)
         #expect(said(views) == ["screen locked. slide to unlock", "slide to unlock"])
     }
+
+    @Test func aWindowSaysItsLabelAndNotThatItLocked() {
+        var announcer = Announcer(strings: Strings(), locks: false)
+        var view = SpokenView(label: "slide to cancel")
+        #expect(announcer.changes(to: view) == [Utterance("slide to cancel")])
+        view.granted = true
+        #expect(announcer.changes(to: view).isEmpty)
+    }
 }

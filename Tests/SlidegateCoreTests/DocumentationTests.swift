@@ -49,8 +49,8 @@ import Testing
                                          next; the media keys act on it
                   --show-battery         lock mode: the battery's level and charging under the clock
                                          (UPower; nothing without a battery)
-                  --speak                lock mode: say through speech-dispatcher what the lock shows (never
-                                         what is typed, only how much; never a PIN)
+                  --speak                say through speech-dispatcher what the gate shows (never what is
+                                         typed, only how much; never a PIN)
                   --power-actions LIST   lock mode: buttons for logind's suspend, hibernate, reboot,
                                          poweroff (a comma list; polkit decides; each shows only when
                                          logind offers it)

@@ -85,9 +85,10 @@ import Testing
         defer { server.signal(SIGKILL) }
         let gate = try lockSpeaking()
         #expect(eventually(within: 5) { said().contains("screen locked. slide to unlock") }, "\(said())")
-        client.type(Self.wrong)
+        client.type(Self.wrong, enter: false)
         #expect(eventually { said().contains("Password: ") }, "the prompt: \(said())")
         #expect(eventually { said().contains("characters typed: \(Self.wrong.count)") }, "how much was typed: \(said())")
+        client.key(0xff0d)
         #expect(eventually { said().contains("wrong password") }, "the refusal's banner: \(said())")
         sleep(seconds: 1.2)
         client.key(0xffe5)
@@ -110,6 +111,19 @@ import Testing
         defer { server.signal(SIGKILL) }
         let gate = try lockSpeaking(["--timeout", "22"])
         #expect(eventually(within: 5) { said().contains("seconds left: 20") }, "\(said())")
+        gate.signal(SIGTERM)
+        #expect(gate.wait() == 143)
+    }
+
+    @Test func aKioskStripSaysItsLabelAndItsSecondsLeft() throws {
+        let server = try startStandIn()
+        defer { server.signal(SIGKILL) }
+        let gate = try screen.slidegate(
+            ["--geometry", "600x80+100+100", "--text", "slide to cancel shutdown", "--timeout", "12", "--speak"],
+            environment: ["SPEECHD_ADDRESS": "unix_socket:" + socketPath])
+        #expect(eventually(within: 5) { said().contains("slide to cancel shutdown") }, "\(said())")
+        #expect(eventually(within: 5) { said().contains("seconds left: 10") }, "\(said())")
+        #expect(!said().contains { $0.contains("screen locked") }, "a window is no lock")
         gate.signal(SIGTERM)
         #expect(gate.wait() == 143)
     }

@@ -11,7 +11,7 @@ complete -c slidegate -l status-interval -x -d 'lock mode: how often the status 
 complete -c slidegate -l show-user -d 'lock mode: the user\'s name and picture'
 complete -c slidegate -l show-media -d 'lock mode: now playing, with media buttons'
 complete -c slidegate -l show-battery -d 'lock mode: the battery level'
-complete -c slidegate -l speak -d 'lock mode: speak through speech-dispatcher'
+complete -c slidegate -l speak -d 'speak through speech-dispatcher'
 complete -c slidegate -l power-actions -x -d 'lock mode: power buttons (suspend, hibernate, reboot, poweroff)'
 complete -c slidegate -l image -r -F -d 'lock mode: a background image'
 complete -c slidegate -l blur -x -d 'lock mode: blur the background image'
