@@ -363,8 +363,10 @@ import Testing
         let gate = try lock(["--show-media", "--show-battery", "--show-user", "--no-clock"])
         #expect(eventually { titleShown() }, "\(gate.standardError)")
         sleep(seconds: 2)
-        let woke = wakeUps(ofTheLock: gate.pid, over: 2)
-        #expect(woke == 0, "the lock woke \(woke) times at rest")
+        // A late signal of mpv's or the bus's own (seen on a loaded machine) is news the lock
+        // must read; a timer of the lock's would wake it in both of two windows of 2 s.
+        let woke = [wakeUps(ofTheLock: gate.pid, over: 2), wakeUps(ofTheLock: gate.pid, over: 2)]
+        #expect(woke.min() == 0, "the lock woke \(woke) times in two windows at rest")
         unlock(gate)
         mpv.signal(SIGTERM)
         upower.signal(SIGTERM)
