@@ -511,8 +511,9 @@ package final class Guard {
             if let status = flushMotion(buttonAt: (x, y)) { return status }
             pointerPressed(at: (x + origin.x, y + origin.y))
             return host.handle(.press(x: x, y: y), at: now)
+        case .release where keyboardReleased():
+            break
         case .release(let x, let y):
-            keyboardReleased()
             if let status = flushMotion(buttonAt: (x, y)) { return status }
             pacer.released()
             grabs.motionHints = pacer.hints

@@ -14,6 +14,8 @@ final class OnScreenKeyboard {
     var face = KeyboardFace.latin
     /// The newest input that reached the gate was the pointer's (a slide or a tap).
     var pointerLast = false
+    /// The button went down on a key: its release is the keyboard's too.
+    var tapHeld = false
     /// What the UI was last told, to tell it only of a change.
     var told: GuardMessage?
 
@@ -36,6 +38,7 @@ extension Guard {
     func tap(_ action: KeyboardAction, at now: Double) -> ExitStatus? {
         guard let keyboard else { return nil }
         keyboard.pointerLast = true
+        keyboard.tapHeld = true
         keyboard.state.pressed = action.types ? nil : action
         var status: ExitStatus?
         switch action {
@@ -66,11 +69,17 @@ extension Guard {
         return status
     }
 
-    /// The button came up: no key is held.
-    func keyboardReleased() {
-        guard let keyboard, keyboard.state.pressed != nil else { return }
-        keyboard.state.pressed = nil
-        tellKeyboard()
+    /// The button came up: no key is held. True when it went down on a key: the gate, which
+    /// never saw that press, does not see its release either (the UI would paint a frame for
+    /// nothing, and the next key's bullet would wait for the frame after).
+    func keyboardReleased() -> Bool {
+        guard let keyboard, keyboard.tapHeld else { return false }
+        keyboard.tapHeld = false
+        if keyboard.state.pressed != nil {
+            keyboard.state.pressed = nil
+            tellKeyboard()
+        }
+        return true
     }
 
     /// A press the gate takes (the slider's): a tap on the open field shows the keyboard again.

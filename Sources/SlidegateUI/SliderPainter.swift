@@ -126,16 +126,12 @@ final class SliderPainter {
             if sweep == nil, shown != nil, gate.shimmerSweep(at: now) != nil {
                 sweep = PresentedSweep(display: display, window: stage.window, depth: stage.depth, origin: origin)
             }
-            var painted = true
             if let until = try sweep?.queue(gate, at: now, fps: options.fps, shown: shown, surface: surface, renderer: renderer) {
                 queuedUntil = until
             } else {
-                painted = try paint(gate, at: now, echo: echo, also: also)
+                try paint(gate, at: now, echo: echo, also: also)
             }
-            // Input that changed nothing on the screen (the pointer moved over the open
-            // password field, or onto an on-screen key) takes no frame's turn: what it
-            // brings next (the key's bullet) is painted at once.
-            if painted { nextPaint = max(nextPaint, now - frame / 4) + frame }
+            nextPaint = max(nextPaint, now - frame / 4) + frame
             changed = inputWaits
         }
         var deadline = gate.nextDeadline(after: queuedUntil ?? now)
@@ -159,13 +155,11 @@ final class SliderPainter {
         return deadline
     }
 
-    /// Repaints what changed in the back buffer and sends that part to the window; false
-    /// when nothing had changed.
-    @discardableResult
-    private func paint(_ gate: Gate, at now: Double, echo: String?, also: (Scene) throws(UserError) -> Void) throws(UserError) -> Bool {
+    /// Repaints what changed in the back buffer and sends that part to the window.
+    private func paint(_ gate: Gate, at now: Double, echo: String?, also: (Scene) throws(UserError) -> Void) throws(UserError) {
         var scene = gate.scene(at: now)
         if gate.entry.prompt?.echo == true { scene.field?.echoText = echo }
-        guard scene != shown else { return false }
+        guard scene != shown else { return }
         if !lent {
             for dirty in try surface.paint(scene, after: shown, with: renderer) {
                 surface.present(on: stage.window, rect: dirty, at: origin)
@@ -174,7 +168,6 @@ final class SliderPainter {
         }
         if let wheels = scene.wheels { try wheelsPanel?.paint(wheels) }
         try also(scene)
-        return true
     }
 
     /// Gives back start-up's pages when the pass ends in a wait until `deadline`: right after
