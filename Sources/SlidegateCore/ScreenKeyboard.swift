@@ -129,6 +129,8 @@ package enum ScreenKeyboard {
         // Units: a letter is 1, Shift and Backspace 1.5, the bottom row fills the width.
         let columns = max(10, Double(characters[0].count), Double(characters[1].count), Double(characters[2].count) + (state.symbols ? 1.5 : 3))
         let unit = (area.width - (columns - 1) * gap) / columns
+        // A keyboard with no room for keys (a monitor a few pixels wide) has none.
+        guard unit >= 1, height >= 1 else { return [] }
         var rows: [[(action: KeyboardAction, units: Double)]] = [
             characters[0].map { (.type($0), 1) },
             characters[1].map { (.type($0), 1) },

@@ -57,6 +57,12 @@ struct ScreenKeyboardTests {
         }
     }
 
+    @Test func aKeyboardWithNoRoomHasNoKeys() {
+        // The layout fuzz target's find: a monitor 14 pixels wide gives a keyboard 4 wide.
+        #expect(ScreenKeyboard.keys(face: .latin, state: KeyboardState(), in: Rect(x: 0, y: 0, width: 4, height: 783)).isEmpty)
+        #expect(ScreenKeyboard.keys(face: .latin, state: KeyboardState(), in: Rect(x: 0, y: 0, width: 768, height: 6)).isEmpty)
+    }
+
     @Test func aTapFindsTheKeyDrawnThereAndGapsFindNone() {
         let keys = ScreenKeyboard.keys(face: Self.usFace, state: KeyboardState(), in: Self.area)
         for key in keys {
