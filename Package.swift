@@ -60,6 +60,8 @@ let package = Package(
         // The Present extension (frames queued for a vertical blank), on Xlib's XCB connection;
         // the UI's alone (libxcb-present-dev, libx11-xcb-dev), which links both from their archives.
         .target(name: "CPresent", dependencies: ["CX11"], linkerSettings: [.linkedLibrary("xcb")]),
+        // The guard's copy of the screen for `--image desktop` (XRender through XCB).
+        .target(name: "CScreenCopy", dependencies: ["CX11"]),
         // Pure Swift: the gate, layout, options. No C module.
         .target(name: "SlidegateCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
         // Cairo and Pango: paints a Scene.
@@ -80,7 +82,9 @@ let package = Package(
         // The lock-mode guard: grabs, cover, input, supervision of its children; Xlib only.
         .target(
             name: "SlidegateGuard",
-            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11", "CXShim", "CSystem"],
+            dependencies: ["SlidegateCore", "SlidegateProtocol", "SlidegateSystem", "SlidegateHost", "SlidegateXlib", "CX11", "CXShim", "CSystem",
+                "CScreenCopy",
+            ],
             swiftSettings: lean),
         // What draws: windowed mode, and the lock-mode UI inside the guard's window.
         .target(
@@ -99,8 +103,8 @@ let package = Package(
                 .unsafeFlags(["-static-executable"]), codeOrder("guard"),
                 // Static libraries, each before the ones it uses.
                 .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xi"), .linkedLibrary("Xcomposite"), .linkedLibrary("Xfixes"),
-                .linkedLibrary("Xss"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"),
-                .linkedLibrary("X11"), .linkedLibrary("xcb"), .linkedLibrary("Xau"), .linkedLibrary("Xdmcp"),
+                .linkedLibrary("Xss"), .linkedLibrary("Xrender"), .linkedLibrary("Xext"), .linkedLibrary("X11-xcb"),
+                .linkedLibrary("X11"), .linkedLibrary("xcb-render"), .linkedLibrary("xcb"), .linkedLibrary("Xau"), .linkedLibrary("Xdmcp"),
                 .linkedLibrary("bsd"), .linkedLibrary("md"),
             ]
         ),

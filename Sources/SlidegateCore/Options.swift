@@ -82,6 +82,10 @@ package struct Options: Equatable, Sendable {
     /// `--image desktop`: the screen as it was when the lock came.
     package var imageIsDesktop: Bool { image == Self.desktopImage }
     package static let desktopImage = "desktop"
+    /// Whether the slider's first frame is kept for the next lock: not over a picture file,
+    /// whose pixels the slider shows; with `--image desktop` it is, over the plain
+    /// background, the desktop following it.
+    package var keepsFirstFrame: Bool { image == nil || imageIsDesktop }
     /// `--speak`: announcements through speech-dispatcher.
     package var speak = false
     /// `--power-actions`, in the order given.

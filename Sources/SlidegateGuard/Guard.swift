@@ -158,7 +158,7 @@ package final class Guard {
         // frame, and it waits for the guard's first word before it talks to the X server.
         var early: EarlyUI?
         let places = Self.cachePlaces
-        if !safeMode && options.image == nil && !FirstFrameFile.anyKept(cacheHome: places.cacheHome, home: places.home) {
+        if !safeMode && options.keepsFirstFrame && !FirstFrameFile.anyKept(cacheHome: places.cacheHome, home: places.home) {
             early = Self.startEarly(program, socket: &nextSocket)
         }
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
@@ -191,6 +191,7 @@ package final class Guard {
             }
         }
         let (coverDisplay, coverScale, coverPins, watch, coverOptions) = (display, scale, pinLength, signals, self.options)
+        let desktop = options.imageIsDesktop ? DesktopCopy.ask(display, shrink: Blur.desktopShrink(radius: options.blur * scale)) : nil
         let makeCover = { () throws(UserError) -> LockCover in
             try LockCover(
                 display: coverDisplay, background: coverOptions.background, slider: Self.sliderGeometry(coverOptions),
@@ -199,8 +200,7 @@ package final class Guard {
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
                     switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count,
                     rightToLeft: options.rightToLeft, keyboard: coverOptions.hasKeyboard),
-                scale: coverScale,
-                keepDesktop: options.imageIsDesktop ? Blur.desktopShrink(radius: options.blur * coverScale) : nil)
+                scale: coverScale, keepDesktop: desktop)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the
@@ -262,7 +262,7 @@ package final class Guard {
             StartupTrace.mark("guard:ui-started")
         }
         // Over a picture the slider shows part of it, which the UI draws: no kept frame.
-        if self.options.image == nil && !safeMode { showFirstFrame() }
+        if self.options.keepsFirstFrame && !safeMode { showFirstFrame() }
         // After the UI's start: its exec need not wait for these round trips.
         blanking.follow()
         if blanking.isBlank { blankingChanged() }

@@ -13,7 +13,7 @@ extension Guard {
     /// a picture, which is never kept (the desktop's frame is: over the plain background,
     /// the picture following).
     static func isFrameKept(_ options: Options, display: XDisplay, settings: UISettings, program: Executable, scale: Double) -> Bool {
-        guard options.image == nil || options.imageIsDesktop else { return false }
+        guard options.keepsFirstFrame else { return false }
         let slider = LockPlacement.slider(on: display.sliderMonitor(scale: scale), geometry: sliderGeometry(options), scale: scale)
         let width = Int(pixels: slider.width)
         let height = Int(pixels: slider.height)

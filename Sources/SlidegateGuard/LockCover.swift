@@ -1,4 +1,5 @@
 import CX11
+import CScreenCopy
 import CXShim
 import Glibc
 import SlidegateCore
@@ -72,9 +73,10 @@ final class LockCover {
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
-    /// `keepDesktop`: copy the screen first, shrunk by that much (`Blur.desktopShrink`).
+    /// `keepDesktop`: copy the screen first.
     init(
-        display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double, keepDesktop: Int? = nil
+        display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double,
+        keepDesktop: DesktopCopy? = nil
     ) throws(UserError) {
         self.scale = scale
         self.parts = parts
@@ -85,7 +87,7 @@ final class LockCover {
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
         // Before anything of the lock is on the screen.
-        if let shrink = keepDesktop { desktop = Self.copyScreen(display, shrink: shrink) }
+        if let keepDesktop { desktop = keepDesktop.copy(display) }
         overlay = Self.takeOverlay(display)
         parent = overlay ?? display.root
         XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
@@ -129,42 +131,6 @@ final class LockCover {
         XSetInputFocus(dpy, focusBefore, RevertToParent, UInt(CurrentTime))
         XSync(dpy, 0)
         _ = sg_take_x_error()
-    }
-
-    /// A pixmap holding what the screen shows now, `shrink` times smaller each way (the
-    /// server scales it, bilinear, with XRender): the root window with everything in it,
-    /// as the server has the screen's pixels (under a compositing manager, what it painted
-    /// into the overlay window, a child of the root). 0 without XRender: the lock shows the
-    /// plain background. A server that cannot make it fails the lock's own check of its
-    /// windows, as it would for them.
-    private static func copyScreen(_ display: XDisplay, shrink: Int) -> Pixmap {
-        let dpy = display.pointer
-        let size = display.rootSize()
-        let factor = max(shrink, 1)
-        let (width, height) = (UInt32(clamping: max(size.width / factor, 1)), UInt32(clamping: max(size.height / factor, 1)))
-        var eventBase: Int32 = 0
-        var errorBase: Int32 = 0
-        guard XRenderQueryExtension(dpy, &eventBase, &errorBase) != 0,
-            let format = XRenderFindVisualFormat(dpy, XDefaultVisual(dpy, display.screen))
-        else {
-            report("--image desktop: the X server has no XRender; showing the plain background")
-            return 0
-        }
-        let pixmap = XCreatePixmap(dpy, display.root, width, height, UInt32(clamping: XDefaultDepth(dpy, display.screen)))
-        var attributes = XRenderPictureAttributes()
-        attributes.subwindow_mode = IncludeInferiors
-        let screen = XRenderCreatePicture(dpy, display.root, format, UInt(CPSubwindowMode), &attributes)
-        let copy = XRenderCreatePicture(dpy, pixmap, format, 0, nil)
-        if factor > 1 {
-            let scale = XFixed(clamping: factor) << 16
-            var transform = XTransform(matrix: ((scale, 0, 0), (0, scale, 0), (0, 0, 1 << 16)))
-            XRenderSetPictureTransform(dpy, screen, &transform)
-            XRenderSetPictureFilter(dpy, screen, "bilinear", nil, 0)
-        }
-        XRenderComposite(dpy, PictOpSrc, screen, 0, copy, 0, 0, 0, 0, 0, 0, width, height)
-        XRenderFreePicture(dpy, copy)
-        XRenderFreePicture(dpy, screen)
-        return pixmap
     }
 
     /// The Composite overlay window, mapped and with any shape of its bounds undone (a
@@ -472,5 +438,38 @@ final class LockCover {
         XSync(display.pointer, 0)
         _ = sg_take_x_error()
         create()
+    }
+}
+
+/// `--image desktop`'s copy of the screen, `shrink` times smaller each way
+/// (`Blur.desktopShrink`; the server scales it, bilinear, with XRender). What it needs to
+/// know is asked before the grabs (`ask`), so that the answer comes with theirs and the copy
+/// adds no round trip between the grabs and the cover.
+struct DesktopCopy {
+    let asked: UInt32
+    let shrink: Int
+
+    /// Nil, said on stderr, without XRender: the lock shows the plain background.
+    static func ask(_ display: XDisplay, shrink: Int) -> DesktopCopy? {
+        let asked = sg_screen_copy_ask(display.pointer)
+        guard asked != 0 else {
+            report("--image desktop: the X server has no XRender; showing the plain background")
+            return nil
+        }
+        return DesktopCopy(asked: asked, shrink: max(shrink, 1))
+    }
+
+    /// A pixmap holding what the screen shows now: the root window with everything in it,
+    /// as the server has the screen's pixels (under a compositing manager, what it painted
+    /// into the overlay window, a child of the root). 0 when the server named no format for
+    /// its visual: the lock shows the plain background. A server that cannot make it fails
+    /// the lock's own check of its windows, as it would for them.
+    func copy(_ display: XDisplay) -> Pixmap {
+        let size = display.rootSize()
+        let width = UInt16(clamping: max(size.width / shrink, 1))
+        let height = UInt16(clamping: max(size.height / shrink, 1))
+        let pixmap = sg_screen_copy_make(display.pointer, asked, width, height, Int32(clamping: shrink))
+        if pixmap == 0 { report("--image desktop: the X server named no picture format for the screen; showing the plain background") }
+        return pixmap
     }
 }

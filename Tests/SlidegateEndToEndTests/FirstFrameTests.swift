@@ -26,11 +26,11 @@ import Testing
 
     var keptPath: String { directory + "/cache/slidegate/slider-600x80" }
 
-    /// Locks; the UI waits for `startUI`.
-    func slowLock() throws -> Child {
+    /// Locks with `extra` options; the UI waits for `startUI`.
+    func slowLock(_ extra: [String] = []) throws -> Child {
         var environment = held.environment
         environment["XDG_CACHE_HOME"] = directory + "/cache"
-        return try screen.slidegate(LockModeTests.arguments, environment: environment)
+        return try screen.slidegate(LockModeTests.arguments + extra, environment: environment)
     }
 
     func startUI() {
@@ -92,6 +92,25 @@ import Testing
         sleep(seconds: 2.5)
         #expect(eventually { slider() == frame.pixels })
         #expect(inodeNumber(keptPath) == inode, "a kept frame that matches is not written again")
+        unlock(second)
+    }
+
+    /// `--image desktop`: the frame is kept over the plain background, and the next lock's
+    /// guard shows it before its UI starts (the desktop follows it).
+    @Test func theDesktopsLockKeepsItsFirstFrameToo() throws {
+        let desktop = ["--image", "desktop", "--blur", "10"]
+        let first = try slowLock(desktop)
+        #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(first.standardError)")
+        startUI()
+        #expect(eventually(within: 5) { kept() != nil }, "the UI keeps the slider over the plain background: \(first.standardError)")
+        let frame = try #require(kept())
+        unlock(first)
+
+        let second = try slowLock(desktop)
+        #expect(eventually { covered() && thumbShown(at: 0) }, "\(second.standardError)")
+        sleep(seconds: 0.3)
+        #expect(slider() == frame.pixels, "the kept frame, whole, while the UI waits")
+        startUI()
         unlock(second)
     }
 

@@ -1,0 +1,59 @@
+#include "CScreenCopy.h"
+
+#include <X11/Xlib-xcb.h>
+#include <stdlib.h>
+#include <xcb/render.h>
+
+uint32_t sg_screen_copy_ask(Display *display) {
+    xcb_connection_t *c = XGetXCBConnection(display);
+    const xcb_query_extension_reply_t *render = xcb_get_extension_data(c, &xcb_render_id);
+    if (render == NULL || !render->present) return 0;
+    xcb_render_query_pict_formats_cookie_t cookie = xcb_render_query_pict_formats(c);
+    xcb_flush(c);
+    return cookie.sequence;
+}
+
+/* The picture format of `visual` in the formats' answer; 0 when none. */
+static xcb_render_pictformat_t format_of(xcb_render_query_pict_formats_reply_t *formats, xcb_visualid_t visual) {
+    xcb_render_pictscreen_iterator_t screens = xcb_render_query_pict_formats_screens_iterator(formats);
+    for (; screens.rem; xcb_render_pictscreen_next(&screens)) {
+        xcb_render_pictdepth_iterator_t depths = xcb_render_pictscreen_depths_iterator(screens.data);
+        for (; depths.rem; xcb_render_pictdepth_next(&depths)) {
+            xcb_render_pictvisual_t *visuals = xcb_render_pictdepth_visuals(depths.data);
+            int count = xcb_render_pictdepth_visuals_length(depths.data);
+            for (int i = 0; i < count; i++) {
+                if (visuals[i].visual == visual) return visuals[i].format;
+            }
+        }
+    }
+    return 0;
+}
+
+Pixmap sg_screen_copy_make(Display *display, uint32_t asked, uint16_t width, uint16_t height, int factor) {
+    xcb_connection_t *c = XGetXCBConnection(display);
+    xcb_render_query_pict_formats_cookie_t cookie = {asked};
+    xcb_render_query_pict_formats_reply_t *formats = xcb_render_query_pict_formats_reply(c, cookie, NULL);
+    if (formats == NULL) return 0;
+    int screen = DefaultScreen(display);
+    xcb_render_pictformat_t format = format_of(formats, (xcb_visualid_t)XVisualIDFromVisual(DefaultVisual(display, screen)));
+    free(formats);
+    if (format == 0) return 0;
+    xcb_window_t root = (xcb_window_t)RootWindow(display, screen);
+    xcb_pixmap_t pixmap = xcb_generate_id(c);
+    xcb_create_pixmap(c, (uint8_t)DefaultDepth(display, screen), pixmap, root, width, height);
+    uint32_t include_inferiors = XCB_SUBWINDOW_MODE_INCLUDE_INFERIORS;
+    xcb_render_picture_t source = xcb_generate_id(c);
+    xcb_render_create_picture(c, source, root, format, XCB_RENDER_CP_SUBWINDOW_MODE, &include_inferiors);
+    xcb_render_picture_t copy = xcb_generate_id(c);
+    xcb_render_create_picture(c, copy, pixmap, format, 0, NULL);
+    if (factor > 1) {
+        xcb_render_fixed_t scale = (xcb_render_fixed_t)factor << 16;
+        xcb_render_transform_t transform = {scale, 0, 0, 0, scale, 0, 0, 0, 1 << 16};
+        xcb_render_set_picture_transform(c, source, transform);
+        xcb_render_set_picture_filter(c, source, 8, "bilinear", 0, NULL);
+    }
+    xcb_render_composite(c, XCB_RENDER_PICT_OP_SRC, source, 0, copy, 0, 0, 0, 0, 0, 0, width, height);
+    xcb_render_free_picture(c, copy);
+    xcb_render_free_picture(c, source);
+    return (Pixmap)pixmap;
+}
