@@ -207,10 +207,16 @@ package final class LockUI {
             blanking.follow()
             settlesAt = now + UISupervision.settleAfterFirstFrame
         }
+        // The desktop does not wait for the first frame to settle: it is what the lock is
+        // looked at for. The frame is kept first, over the plain background.
+        if wallpaper == nil, options.imageIsDesktop, windows.desktop != 0, !drawnUntold {
+            if let (file, kept, resting) = firstFrame { keep(try painter.drawnApart(resting), in: file, unless: kept) }
+            try showDesktop()
+            StartupTrace.mark("ui:desktop-shown")
+        }
         if let until = settlesAt, now < until { return .wait(until: min(deadline ?? until, until)) }
         settlesAt = nil
         if firstFrame != nil { keepFirstFrame() }
-        if wallpaper == nil, options.imageIsDesktop, windows.desktop != 0 { try showDesktop() }
         if glances == nil, options.showMedia || options.showBattery || !options.powerActions.isEmpty {
             let started = Glances(options: options, loop: loop, link: link)
             started.batteryChanged = { [unowned self, unowned started] in clockPanel?.show(battery: started.battery) }
@@ -235,6 +241,8 @@ package final class LockUI {
     /// `--image desktop`, once the first frame has been kept over the plain background: the
     /// guard's copy of the screen, blurred, under everything, which is drawn again over it.
     private func showDesktop() throws(UserError) {
+        // Not a pixel of the desktop is written anywhere: no frame is kept from here on.
+        firstFrame = nil
         let desktop = try Wallpaper(
             display: display, cover: windows.cover, source: .desktop(windows.desktop), mode: options.imageMode, background: options.background,
             blur: options.blur * (options.scale ?? 1), dim: options.dim)
@@ -276,8 +284,13 @@ package final class LockUI {
         scene.wheels = nil
         scene.banner = nil
         guard scene == resting else { return }
+        keep(painter.surface, in: file, unless: kept)
+    }
+
+    /// Keeps what `surface` holds in `file` for the next lock, unless the guard showed that
+    /// (its checksum is `kept`).
+    private func keep(_ surface: WindowSurface, in file: FirstFrameFile, unless kept: UInt64) {
         firstFrame = nil
-        let surface = painter.surface
         let problem = surface.withPixels { (pixels) -> SystemError? in
             let checksum = FirstFrameFile.checksum(pixels)
             guard checksum != kept else { return nil }
@@ -316,7 +329,8 @@ package final class LockUI {
             case .ping(let sequence):
                 link.send(.pong(sequence))
             case .firstFrame(let path, let key, let shown):
-                firstFrame = (FirstFrameFile(path: path, key: key), shown, gate.restingScene)
+                // Once the desktop shows, no frame is kept: the slider's pixels hold it.
+                if wallpaper == nil { firstFrame = (FirstFrameFile(path: path, key: key), shown, gate.restingScene) }
             case .lend:
                 lendAsked = true
             case .giveBack:

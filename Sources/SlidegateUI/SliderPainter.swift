@@ -73,6 +73,14 @@ final class SliderPainter {
         return (surface, renderer)
     }
 
+    /// `scene` drawn whole into a buffer of its own, as the window would show it with the
+    /// backdrop the painter has now; the screen is not touched.
+    func drawnApart(_ scene: Scene) throws(UserError) -> WindowSurface {
+        let (apart, _) = try Self.makeBuffer(display, stage, options, fontMap, look, nil)
+        _ = try apart.paint(scene, after: nil, with: renderer)
+        return apart
+    }
+
     /// The stage's slider changed size or place: a new back buffer; the wheels' panel is
     /// the caller's to make anew.
     func relayout(backdrop: Backdrop?) throws(UserError) {

@@ -95,15 +95,28 @@ import Testing
         unlock(second)
     }
 
-    /// `--image desktop`: the frame is kept over the plain background, and the next lock's
+    /// `--image desktop`: the frame is kept over the plain background — the very pixels a
+    /// lock without the desktop keeps, with not one of the desktop's — and the next lock's
     /// guard shows it before its UI starts (the desktop follows it).
-    @Test func theDesktopsLockKeepsItsFirstFrameToo() throws {
+    @Test func theDesktopsLockKeepsItsFirstFrameWithoutTheDesktop() throws {
+        let plain = try slowLock()
+        startUI()
+        #expect(eventually(within: 5) { kept() != nil }, "\(plain.standardError)")
+        let frame = try #require(kept())
+        unlock(plain)
+        let inode = try #require(inodeNumber(keptPath))
+        // A red desktop, which the lock blurs.
+        XSetWindowBackground(client.display, client.root, 0xff0000)
+        XClearWindow(client.display, client.root)
+        XSync(client.display, 0)
+
         let desktop = ["--image", "desktop", "--blur", "10"]
         let first = try slowLock(desktop)
         #expect(eventually { covered() && !client.canGrabKeyboard() }, "locked: \(first.standardError)")
         startUI()
-        #expect(eventually(within: 5) { kept() != nil }, "the UI keeps the slider over the plain background: \(first.standardError)")
-        let frame = try #require(kept())
+        #expect(eventually(within: 5) { client.pixel(50, 250) == (255, 0, 0) }, "the desktop shows: \(first.standardError)")
+        #expect(eventually(within: 5) { inodeNumber(keptPath) != inode }, "the frame is kept for these settings")
+        #expect(kept()?.pixels == frame.pixels, "kept over the plain background, as without the desktop")
         unlock(first)
 
         let second = try slowLock(desktop)
