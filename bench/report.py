@@ -9,7 +9,7 @@ import os
 import statistics
 import sys
 
-LOCKERS = ["slidegate", "i3lock", "xsecurelock"]
+LOCKERS = ["slidegate", "i3lock", "xsecurelock", "xscreensaver", "i3lock-fancy"]
 # What bench/run measures and judges alike.
 DRAG_RATES = (250, 1000)
 DRAG_REPEATS = 9
@@ -94,7 +94,7 @@ class Figures:
         return ident in self.by_id
 
     def table(self):
-        header = ["figure", "slidegate", "i3lock", "xsecurelock", "vs i3lock", "vs xsecurelock"]
+        header = ["figure"] + LOCKERS + [f"vs {peer}" for peer in LOCKERS[1:]]
         rows = []
         for figure in self.order:
             mine = figure.median("slidegate")
@@ -174,6 +174,8 @@ def judge(f):
         ("wake-ups while still with media, battery and user shown = 0 per s", sg("glances.wakeups") < 0.05),
         ("--image desktop --blur 20: time to locked within 1 ms of the same lock without it",
          sg("desktop.start.locked") <= f["desktop.start.locked"]["plain"] + 1),
+        ("--image desktop --blur 20: time to locked <= 1.1 x the same lock's without it",
+         sg("desktop.start.locked") <= 1.1 * f["desktop.start.locked"]["plain"]),
         ("input latency p99 <= 16.7 ms", sg("input.latency.p99") <= 16.7),
         ("frame rate >= 58 fps", f["sweep.fps"].get("slidegate", 0) >= 58),
         ("frame jitter <= 4 ms", sg("sweep.jitter") <= 4),
@@ -209,6 +211,25 @@ def judge(f):
     # Runs kept before these were measured have no such figures.
     if "keyboard.bullet.p99" in f.by_id:
         budgets.append(("on-screen key tapped -> bullet drawn, p99 <= one frame (16.7 ms)", sg("keyboard.bullet.p99") <= 16.7))
+    # The peers each run measured: ahead of every one at every size it measured them.
+    peers = lambda ident: [p for p in f[ident] if p in LOCKERS[1:]]
+    if "xscreensaver" in f["start.locked"]:
+        ahead = lambda ident: all(sg(ident) <= f[ident][p] for p in peers(ident))
+        budgets.append(("time to locked and first complete frame <= every peer's (" + ", ".join(peers("start.locked")) + "; 1080p, 4K)",
+                        all(ahead(p + w) for p in ("", "4k.") for w in ("start.locked", "start.frame"))))
+    if "glances.cpu" in f.by_id:
+        plain = lambda ident: f[ident]["plain"]
+        budgets += [
+            ("still with media, battery, user and suspend shown: CPU <= the plain lock's + 0.05 % of a core",
+             sg("glances.cpu") <= plain("glances.cpu") + 0.05),
+            ("still with media, battery, user and suspend shown: PSS <= 1.25 x the plain lock's",
+             sg("glances.memory.pss") <= 1.25 * plain("glances.memory.pss")),
+            ("--status-command every 5 s: woken once per run, nothing between (3-4 times in 19.5 s)", 3 <= sg("status.wakeups") <= 4),
+            ("blanked by --blank-after: wake-ups = 0 per s", sg("blank.wakeups") < 0.05),
+        ]
+        for p, size in (("", "1080p"), ("4k.", "4K")):
+            budgets.append((f"{size}: the blurred desktop on screen, slidegate and i3lock-fancy measured",
+                            all(f[p + "blurred.start.picture"].get(n) is not None for n in ("slidegate", "i3lock-fancy"))))
     if "speak.start.locked" in f.by_id:
         plain = f.by_id["speak.start.locked"].samples["plain"]
         budgets.append(("--speak: time to locked within the plain lock's spread (its slowest run, "
@@ -219,6 +240,15 @@ def judge(f):
         ("shimmer at --fps 60, client + X server <= 0.4 % (560x80), <= 0.7 % (1800x240)",
          sg("shimmer.560x80.60.cpu") <= 0.4 and sg("shimmer.1800x240.60.cpu") <= 0.7),
     ]
+    if "4k.blurred.start.picture" in f.by_id:
+        picture = lambda p: f[p + "blurred.start.picture"]
+        goals += [
+            ("4K: the blurred desktop on screen within 100 ms", picture("4k.").get("slidegate", float("inf")) <= 100),
+            ("the blurred desktop on screen <= 0.1 x i3lock-fancy's time to its blurred lock (1080p: "
+             + ", ".join(f"{picture(p)['slidegate'] / f[p + 'blurred.start.locked']['i3lock-fancy']:.3f}x" for p in ("", "4k."))
+             .replace(", ", ", 4K: ", 1) + ")",
+             all(picture(p)["slidegate"] <= 0.1 * f[p + "blurred.start.locked"]["i3lock-fancy"] for p in ("", "4k."))),
+        ]
     return budgets, goals
 
 
@@ -270,6 +300,47 @@ def report_again(path):
         return 2
     print(line)
     return print_report(figures, judge(figures), lambda: print_floors(figures))
+
+
+def compare(path_a, path_b):
+    """Prints each figure both runs have (matched by identifier), for each locker both
+    measured: A's and B's medians with their spreads (p10-p90), B's change, and `beyond`
+    where B's median is outside A's spread; then the budgets whose verdict changed. The
+    exit status (2: a file is no such run)."""
+    try:
+        a, b = load(path_a), load(path_b)
+        figures_a, figures_b = Figures.from_records(a["figures"]), Figures.from_records(b["figures"])
+    except OSError as error:
+        print(f"bench: --compare: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, TypeError, AttributeError):
+        print(f"bench: --compare: {path_a} or {path_b} is not a run written by bench/run --json", file=sys.stderr)
+        return 2
+    print(f"A: {path_a}: {a['machine']['versions'].get('slidegate', '?')}, {a['machine']['cpu']}")
+    print(f"B: {path_b}: {b['machine']['versions'].get('slidegate', '?')}, {b['machine']['cpu']}")
+    rows = [["figure", "locker", "A (p10-p90)", "B (p10-p90)", "change", ""]]
+    for figure in figures_a.order:
+        other = figures_b.by_id.get(figure.id)
+        if other is None:
+            continue
+        for locker, samples in figure.samples.items():
+            if locker not in other.samples:
+                continue
+            x, y = statistics.median(samples), statistics.median(other.samples[locker])
+            change = f"{(y - x) / x * 100:+.1f} %" if x else "n/a"
+            beyond = "beyond A's spread" if not percentile(samples, 10) <= y <= percentile(samples, 90) else ""
+            rows.append([f"{figure.label} ({figure.unit})", locker, figure.cell(locker), other.cell(locker), change, beyond])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    verdicts = {budget["name"]: budget["passed"] for budget in a["budgets"]}
+    for budget in b["budgets"]:
+        if budget["name"] in verdicts and verdicts[budget["name"]] != budget["passed"]:
+            print(f"budget {'now passes' if budget['passed'] else 'now fails'}: {budget['name']}")
+    only = sorted(set(figures_b.by_id) - set(figures_a.by_id))
+    if only:
+        print("only in B: " + ", ".join(only))
+    return 0
 
 
 def results_path(moment, commit):
