@@ -63,7 +63,11 @@ let package = Package(
         // The guard's copy of the screen for `--image desktop` (XRender through XCB).
         .target(name: "CScreenCopy", dependencies: ["CX11"]),
         // Pure Swift: the gate, layout, options. No C module.
-        .target(name: "SlidegateCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
+        // Optimized in debug builds too: the tests run the programs built so, and the
+        // desktop's blur, unoptimized, keeps the drawing program from answering the guard.
+        .target(
+            name: "SlidegateCore", swiftSettings: lean + [.unsafeFlags(["-O"], .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("m")]),
         // Cairo and Pango: paints a Scene.
         .target(name: "SlidegateRender", dependencies: ["SlidegateCore", "CGraphics"], swiftSettings: lean),
         // The guard<->UI protocol: framing and every message kind (documented at its top).

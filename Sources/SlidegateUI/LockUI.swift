@@ -207,8 +207,10 @@ package final class LockUI {
             blanking.follow()
             settlesAt = now + UISupervision.settleAfterFirstFrame
         }
-        // The desktop does not wait for the first frame to settle: it is what the lock is
-        // looked at for. The frame is kept first, over the plain background.
+        // The desktop follows the first frame at once: it is what the lock is looked at for.
+        // The frame kept for the next lock is drawn apart first, over the plain background:
+        // the slider on the screen is not at rest yet, and once the desktop shows it holds
+        // the desktop's pixels.
         if wallpaper == nil, options.imageIsDesktop, windows.desktop != 0, !drawnUntold {
             if let (file, kept, resting) = firstFrame { keep(try painter.drawnApart(resting), in: file, unless: kept) }
             try showDesktop()
