@@ -128,7 +128,9 @@ import Testing
     /// until the plain slider), so before the supervisor has taken its passive grabs, is
     /// replaced as any other: keys typed through the gap reach no window under the lock.
     @Test func aGuardDeadBeforeItsFirstFrameLeavesNoGap() throws {
-        let stand = try StandIn(replacing: "slidegate-ui", source: "int main(void) { (void)is; pause(); return 0; }\n")
+        // A UI that never speaks, and ends, as the real one does, once its guard is gone.
+        let stand = try StandIn(
+            replacing: "slidegate-ui", source: "int main(void) { (void)is; uint8_t b[4096]; while (read(3, b, sizeof b) > 0) {} return 0; }\n")
         let spy = try Spy(screen)
         #expect(eventually { client.mappedTopLevels().contains(spy.window) })
         spy.focus()
