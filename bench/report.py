@@ -284,20 +284,27 @@ def print_floors(f):
               f" {f.paired(ident, 'slidegate', 'least split'):.2f}x least-split")
 
 
+def read_run(path, option):
+    """A run written with --json, its machine's line and its figures; None, after saying
+    why on stderr (naming `option`), when PATH is no such run."""
+    try:
+        run = load(path)
+        return run, machine_line(run["machine"]), Figures.from_records(run["figures"])
+    except OSError as error:
+        print(f"bench: {option} {path}: {error.strerror}", file=sys.stderr)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        print(f"bench: {option} {path}: not a run written by bench/run --json", file=sys.stderr)
+    return None
+
+
 def report_again(path):
     """The report of a run written with --json: its machine, its figures as measured, and
     the verdicts of the budgets and goals as they are now; the exit status (2: FILE is no
     such run)."""
-    try:
-        run = load(path)
-        line = machine_line(run["machine"])
-        figures = Figures.from_records(run["figures"])
-    except OSError as error:
-        print(f"bench: --report {path}: {error.strerror}", file=sys.stderr)
+    found = read_run(path, "--report")
+    if found is None:
         return 2
-    except (ValueError, KeyError, TypeError, AttributeError):
-        print(f"bench: --report {path}: not a run written by bench/run --json", file=sys.stderr)
-        return 2
+    _, line, figures = found
     print(line)
     return print_report(figures, judge(figures), lambda: print_floors(figures))
 
@@ -307,15 +314,10 @@ def compare(path_a, path_b):
     measured: A's and B's medians with their spreads (p10-p90), B's change, and `beyond`
     where B's median is outside A's spread; then the budgets whose verdict changed. The
     exit status (2: a file is no such run)."""
-    try:
-        a, b = load(path_a), load(path_b)
-        figures_a, figures_b = Figures.from_records(a["figures"]), Figures.from_records(b["figures"])
-    except OSError as error:
-        print(f"bench: --compare: {error.filename}: {error.strerror}", file=sys.stderr)
+    found_a, found_b = read_run(path_a, "--compare"), read_run(path_b, "--compare")
+    if found_a is None or found_b is None:
         return 2
-    except (ValueError, KeyError, TypeError, AttributeError):
-        print(f"bench: --compare: {path_a} or {path_b} is not a run written by bench/run --json", file=sys.stderr)
-        return 2
+    (a, _, figures_a), (b, _, figures_b) = found_a, found_b
     print(f"A: {path_a}: {a['machine']['versions'].get('slidegate', '?')}, {a['machine']['cpu']}")
     print(f"B: {path_b}: {b['machine']['versions'].get('slidegate', '?')}, {b['machine']['cpu']}")
     rows = [["figure", "locker", "A (p10-p90)", "B (p10-p90)", "change", ""]]

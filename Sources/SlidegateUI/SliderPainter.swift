@@ -63,9 +63,7 @@ final class SliderPainter {
         _ display: XDisplay, _ stage: any Stage, _ options: Options, _ fontMap: FontMap, _ look: Look, _ backdrop: Backdrop?
     ) throws(UserError) -> (WindowSurface, Renderer) {
         let size = stage.slider
-        let surface = try WindowSurface(
-            display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(size.width),
-            height: Int(size.height))
+        let surface = try makeSurface(display, stage)
         let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: size.width, height: size.height), rightToLeft: options.rightToLeft)
         let renderer = Renderer(
             layout: layout, background: options.background, foreground: options.foreground, fontMap: fontMap,
@@ -73,10 +71,17 @@ final class SliderPainter {
         return (surface, renderer)
     }
 
+    /// A back buffer the size of the stage's slider.
+    private static func makeSurface(_ display: XDisplay, _ stage: any Stage) throws(UserError) -> WindowSurface {
+        try WindowSurface(
+            display: display, drawable: stage.window, visual: stage.visual, depth: stage.depth, width: Int(stage.slider.width),
+            height: Int(stage.slider.height))
+    }
+
     /// `scene` drawn whole into a buffer of its own, as the window would show it with the
     /// backdrop the painter has now; the screen is not touched.
     func drawnApart(_ scene: Scene) throws(UserError) -> WindowSurface {
-        let (apart, _) = try Self.makeBuffer(display, stage, options, fontMap, look, nil)
+        let apart = try Self.makeSurface(display, stage)
         _ = try apart.paint(scene, after: nil, with: renderer)
         return apart
     }
