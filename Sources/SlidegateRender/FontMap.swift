@@ -1,18 +1,65 @@
 import CGraphics
 import Glibc
 
-/// The fonts text is drawn with. Owns a Pango font map.
-package final class FontMap {
-    let pointer: UnsafeMutablePointer<PangoFontMap>
+/// The fonts text is drawn with. Owns a Pango font map, which may still be loading in a
+/// thread of its own (`loadingInBackground`): the first use waits for it.
+package final class FontMap: @unchecked Sendable {
+    /// Written by the loading thread; read only after it was joined (`wait`).
+    private var made: UnsafeMutablePointer<PangoFontMap>?
+    private var thread: pthread_t?
 
-    /// The system's fonts, as fontconfig is configured. fontconfig's set-up (reading its
-    /// configuration and caches, a few milliseconds) runs here, in the caller's thread, so
-    /// that Pango finds it done and starts no thread of its own for it (`FontMapLoading`
-    /// chooses the thread). If it fails, Pango meets the failure again and draws with what
-    /// fontconfig gives.
+    /// The system's fonts, as fontconfig is configured, loaded in the caller's thread.
     package init() {
+        made = Self.systemFonts()
+    }
+
+    /// fontconfig's set-up (reading its configuration and caches, a few milliseconds) runs
+    /// here, in the caller's thread, so that Pango finds it done and starts no thread of its
+    /// own for it. If it fails, Pango meets the failure again and draws with what fontconfig
+    /// gives.
+    private static func systemFonts() -> UnsafeMutablePointer<PangoFontMap> {
         _ = FcInit()
-        pointer = pango_cairo_font_map_new()
+        return pango_cairo_font_map_new()
+    }
+
+    private init(loading: ()) {}
+
+    /// The system's fonts, loaded in a thread of its own (fontconfig's set-up: most of a
+    /// cold start), while the caller talks to its peers and draws what needs no text; the
+    /// first use waits. If no thread can be started, the first use loads them.
+    package static func loadingInBackground() -> FontMap {
+        let map = FontMap(loading: ())
+        var started = pthread_t()
+        let context = Unmanaged.passRetained(map).toOpaque()
+        let status = pthread_create(&started, nil, { context in
+            guard let context else { return nil }
+            let map = Unmanaged<FontMap>.fromOpaque(context).takeRetainedValue()
+            map.made = FontMap.systemFonts()
+            return nil
+        }, context)
+        if status == 0 {
+            map.thread = started
+        } else {
+            Unmanaged<FontMap>.fromOpaque(context).release()
+        }
+        return map
+    }
+
+    /// Waits until the loading thread is done (at once when there is none).
+    package func wait() {
+        // The thread itself may hold the last reference: it does not wait for itself.
+        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    var pointer: UnsafeMutablePointer<PangoFontMap> {
+        wait()
+        if let made { return made }
+        let map = Self.systemFonts()
+        made = map
+        return map
     }
 
     /// Scales bitmap fonts (colour emoji) to the size asked for, as fontconfig's stock
@@ -51,12 +98,14 @@ package final class FontMap {
                 throw RenderError("cannot load the font file \(file)")
             }
         }
-        pointer = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
-        pango_fc_font_map_set_config(OpaquePointer(pointer), config)
+        let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
+        pango_fc_font_map_set_config(OpaquePointer(map), config)
+        made = map
     }
 
     deinit {
-        g_object_unref(pointer)
+        wait()
+        made.map { g_object_unref($0) }
     }
 
     /// The characters of `text` that no font of the map has a glyph for in `family` (Pango
@@ -86,41 +135,5 @@ package struct RenderError: Error, Equatable, CustomStringConvertible {
 
     init(status: cairo_status_t, _ what: String) {
         description = "\(what): \(String(cString: cairo_status_to_string(status)))"
-    }
-}
-
-/// A `FontMap` made in a thread of its own, so that fontconfig's set-up (reading its
-/// configuration: most of a cold start) runs while the caller talks to its peers and the X
-/// server; `wait()` hands it over. If no thread can be started, `wait()` makes it.
-package final class FontMapLoading: @unchecked Sendable {
-    private var thread: pthread_t?
-    /// Written by the thread; read only after it was joined.
-    private var made: FontMap?
-
-    package init() {
-        var started = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&started, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<FontMapLoading>.fromOpaque(context).takeRetainedValue().made = FontMap()
-            return nil
-        }, context)
-        if status == 0 {
-            thread = started
-        } else {
-            Unmanaged<FontMapLoading>.fromOpaque(context).release()
-        }
-    }
-
-    /// The font map, once the thread has made it.
-    package func wait() -> FontMap {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-        if let made { return made }
-        let map = FontMap()
-        made = map
-        return map
     }
 }

@@ -9,7 +9,10 @@ package final class Renderer {
     package let background: Color
     private let backdrop: Backdrop
     package let foreground: Color
-    private let context: OpaquePointer
+    /// The label's Pango context, made at the first text drawn: what needs no text is drawn
+    /// while the fonts load (`prepare`).
+    private var madeContext: OpaquePointer?
+    private let family: String
     private let fontMap: FontMap
     private var texts: [(string: String, width: Double, text: ShapedText)] = []
     private let shimmer: Shimmer
@@ -51,11 +54,11 @@ package final class Renderer {
         self.foreground = foreground
         self.fontMap = fontMap
         self.shimmer = shimmer
-        context = makePangoContext(fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
+        self.family = family
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(context))
+        madeContext.map { g_object_unref(UnsafeMutableRawPointer($0)) }
         if let baseImage { cairo_surface_destroy(baseImage) }
         if let shimmerLooks {
             cairo_surface_destroy(shimmerLooks.dim)
@@ -63,6 +66,20 @@ package final class Renderer {
         }
         if let bandMask { cairo_surface_destroy(bandMask.image) }
         thumbImages.values.forEach { cairo_surface_destroy($0) }
+    }
+
+    private var context: OpaquePointer {
+        if let madeContext { return madeContext }
+        let made = makePangoContext(fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
+        madeContext = made
+        return made
+    }
+
+    /// Draws what `scene` shows that needs no fonts (the track, the thumb), so that the
+    /// first frame waits for the fonts only for its text.
+    package func prepare(_ scene: Scene) throws(RenderError) {
+        _ = try base()
+        _ = try thumbImage(ThumbGlyph(scene))
     }
 
     private var trackColor: Color { background.mixed(with: foreground.fading(1), 0.10).opaque(like: background) }

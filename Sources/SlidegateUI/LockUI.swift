@@ -75,9 +75,9 @@ package final class LockUI {
     package static func run() -> ExitStatus {
         StartupTrace.mark("ui:running")
         // Fonts in a thread (fontconfig's set-up, most of a cold start), while the guard
-        // covers the screen and this thread waits for its first word, then connects to the
-        // X server and reads the handshake.
-        let fonts = FontMapLoading()
+        // covers the screen and this thread waits for its first word, connects to the X
+        // server, reads the handshake and draws what needs no text.
+        let fonts = FontMap.loadingInBackground()
         OutOfMemoryProtection.set(300)
         do {
             let signals = try SignalWatch()
@@ -109,7 +109,7 @@ package final class LockUI {
     }
 
     private init(
-        display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fonts: FontMapLoading, settings: UISettings?,
+        display: XDisplay, signals: SignalWatch, loop: EventLoop, link: GuardLink, fonts: FontMap, settings: UISettings?,
         windows: Handshake.Windows, layout: Handshake.Layout
     ) throws(UserError) {
         var options = Options()
@@ -149,13 +149,14 @@ package final class LockUI {
         self.gateSettings = gateSettings
         gate = Gate(settings: gateSettings, layout: Self.sliderLayout(stage.slider, wheels: layout.wheels, gateSettings), start: boottimeNow())
         blanking = Blanking(display)
-        // What draws text waits for the fonts; the rest was done meanwhile.
-        let fontMap = fonts.wait()
-        StartupTrace.mark("ui:fonts-loaded")
-        self.fontMap = fontMap
+        self.fontMap = fonts
         painter = try SliderPainter(
-            display: display, stage: stage, options: options, fontMap: fontMap, look: look,
+            display: display, stage: stage, options: options, fontMap: fonts, look: look,
             backdrop: wallpaper?.backdrop(under: stage.window))
+        // What draws text waits for the fonts; the rest is drawn meanwhile.
+        try painter.prepare(gate.scene(at: boottimeNow()))
+        fonts.wait()
+        StartupTrace.mark("ui:fonts-loaded")
         try makeWheelsPanel()
         try makeNoticeWindows()
         if let command = options.statusCommand {

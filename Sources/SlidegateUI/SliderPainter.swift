@@ -71,6 +71,15 @@ final class SliderPainter {
         return (surface, renderer)
     }
 
+    /// Draws what `scene` shows that needs no fonts, ahead of the first frame (`Renderer.prepare`).
+    func prepare(_ scene: Scene) throws(UserError) {
+        do {
+            try renderer.prepare(scene)
+        } catch {
+            throw UserError("cannot draw the slider: \(error.description)", status: .internalError)
+        }
+    }
+
     /// A back buffer the size of the stage's slider.
     private static func makeSurface(_ display: XDisplay, _ stage: any Stage) throws(UserError) -> WindowSurface {
         try WindowSurface(

@@ -18,6 +18,28 @@ private func label(_ text: String, band: Double? = nil, alpha: Double = 1) -> Sc
         }
     }
 
+    /// The lock's UI draws the track and the thumb while its fonts load (`prepare`): the
+    /// frame is the same as one drawn at once.
+    @Test func aPreparedRendererDrawsTheSameFrame() throws {
+        let renderer = try GoldenImage.renderer()
+        let scene = Scene(thumbValue: 0, label: label("slide to unlock", alpha: Presenter.labelAlpha(forValue: 0)), busy: false)
+        try renderer.prepare(scene)
+        try GoldenImage.check("thumb-0", scene, with: renderer)
+    }
+
+    /// Fonts loaded in a thread of their own draw what fonts loaded in the caller's thread do.
+    @Test func fontsLoadedInTheBackgroundDrawTheSame() throws {
+        let layout = SliderLayout(bounds: Rect(x: 0, y: 0, width: 480, height: 72))
+        let scene = Scene(thumbValue: 0, label: label("slide to unlock", band: 0.5), busy: false)
+        let frames = try [FontMap.loadingInBackground(), FontMap()].map { fonts in
+            try GoldenImage.render(
+                scene, with: Renderer(layout: layout, background: Color(hex: "#15171c")!, foreground: Color(hex: "#ffffff")!, fontMap: fonts))
+        }
+        defer { frames.forEach { cairo_surface_destroy($0) } }
+        #expect(GoldenImage.maxDifference(frames[0], frames[1]) == 0)
+        #expect(Renderer.ink(of: frames[0]) != nil)
+    }
+
     @Test func shimmerPhases() throws {
         let renderer = try GoldenImage.renderer()
         let shimmer = Shimmer()
