@@ -4,13 +4,14 @@
 #include <stdlib.h>
 #include <xcb/render.h>
 
-uint32_t sg_screen_copy_ask(Display *display) {
+bool sg_screen_copy_ask(Display *display, sg_screen_copy_asked *asked) {
     xcb_connection_t *c = XGetXCBConnection(display);
     const xcb_query_extension_reply_t *render = xcb_get_extension_data(c, &xcb_render_id);
-    if (render == NULL || !render->present) return 0;
-    xcb_render_query_pict_formats_cookie_t cookie = xcb_render_query_pict_formats(c);
+    if (render == NULL || !render->present) return false;
+    asked->formats = xcb_render_query_pict_formats(c).sequence;
+    asked->geometry = xcb_get_geometry(c, (xcb_drawable_t)RootWindow(display, DefaultScreen(display))).sequence;
     xcb_flush(c);
-    return cookie.sequence;
+    return true;
 }
 
 /* The picture format of `visual` in the formats' answer; 0 when none. */
@@ -29,15 +30,22 @@ static xcb_render_pictformat_t format_of(xcb_render_query_pict_formats_reply_t *
     return 0;
 }
 
-Pixmap sg_screen_copy_make(Display *display, uint32_t asked, uint16_t width, uint16_t height, int factor) {
+Pixmap sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int factor) {
     xcb_connection_t *c = XGetXCBConnection(display);
-    xcb_render_query_pict_formats_cookie_t cookie = {asked};
-    xcb_render_query_pict_formats_reply_t *formats = xcb_render_query_pict_formats_reply(c, cookie, NULL);
-    if (formats == NULL) return 0;
+    xcb_render_query_pict_formats_cookie_t formats_cookie = {asked.formats};
+    xcb_render_query_pict_formats_reply_t *formats = xcb_render_query_pict_formats_reply(c, formats_cookie, NULL);
+    xcb_get_geometry_cookie_t geometry_cookie = {asked.geometry};
+    xcb_get_geometry_reply_t *geometry = xcb_get_geometry_reply(c, geometry_cookie, NULL);
+    if (factor < 1) factor = 1;
     int screen = DefaultScreen(display);
-    xcb_render_pictformat_t format = format_of(formats, (xcb_visualid_t)XVisualIDFromVisual(DefaultVisual(display, screen)));
+    xcb_render_pictformat_t format =
+        formats == NULL ? 0 : format_of(formats, (xcb_visualid_t)XVisualIDFromVisual(DefaultVisual(display, screen)));
+    bool sized = geometry != NULL;
+    uint16_t width = sized && geometry->width >= factor ? geometry->width / factor : 1;
+    uint16_t height = sized && geometry->height >= factor ? geometry->height / factor : 1;
     free(formats);
-    if (format == 0) return 0;
+    free(geometry);
+    if (format == 0 || !sized) return 0;
     xcb_window_t root = (xcb_window_t)RootWindow(display, screen);
     xcb_pixmap_t pixmap = xcb_generate_id(c);
     xcb_create_pixmap(c, (uint8_t)DefaultDepth(display, screen), pixmap, root, width, height);

@@ -443,16 +443,17 @@ final class LockCover {
 
 /// `--image desktop`'s copy of the screen, `shrink` times smaller each way
 /// (`Blur.desktopShrink`; the server scales it, bilinear, with XRender). What it needs to
-/// know is asked before the grabs (`ask`), so that the answer comes with theirs and the copy
-/// adds no round trip between the grabs and the cover.
+/// know (the picture formats and the screen's size) is asked before the grabs (`ask`), so
+/// that the answers come with theirs and the copy adds no round trip between the grabs and
+/// the cover.
 struct DesktopCopy {
-    let asked: UInt32
+    let asked: sg_screen_copy_asked
     let shrink: Int
 
     /// Nil, said on stderr, without XRender: the lock shows the plain background.
     static func ask(_ display: XDisplay, shrink: Int) -> DesktopCopy? {
-        let asked = sg_screen_copy_ask(display.pointer)
-        guard asked != 0 else {
+        var asked = sg_screen_copy_asked()
+        guard sg_screen_copy_ask(display.pointer, &asked) else {
             report("--image desktop: the X server has no XRender; showing the plain background")
             return nil
         }
@@ -462,14 +463,12 @@ struct DesktopCopy {
     /// A pixmap holding what the screen shows now: the root window with everything in it,
     /// as the server has the screen's pixels (under a compositing manager, what it painted
     /// into the overlay window, a child of the root). 0 when the server named no format for
-    /// its visual: the lock shows the plain background. A server that cannot make it fails
-    /// the lock's own check of its windows, as it would for them.
+    /// its visual or no size for its root window: the lock shows the plain background. A
+    /// server that cannot make it fails the lock's own check of its windows, as it would
+    /// for them.
     func copy(_ display: XDisplay) -> Pixmap {
-        let size = display.rootSize()
-        let width = UInt16(clamping: max(size.width / shrink, 1))
-        let height = UInt16(clamping: max(size.height / shrink, 1))
-        let pixmap = sg_screen_copy_make(display.pointer, asked, width, height, Int32(clamping: shrink))
-        if pixmap == 0 { report("--image desktop: the X server named no picture format for the screen; showing the plain background") }
+        let pixmap = sg_screen_copy_make(display.pointer, asked, Int32(clamping: shrink))
+        if pixmap == 0 { report("--image desktop: the X server named no picture format or size for the screen; showing the plain background") }
         return pixmap
     }
 }

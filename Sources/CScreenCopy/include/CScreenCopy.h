@@ -9,13 +9,22 @@
    connection, in two steps so that its questions ride on the grabs' round trips:
    sg_screen_copy_ask sends them, sg_screen_copy_make reads the answers and copies. */
 
-/* Asks for XRender's picture formats (the extension's own query waits for its answer);
-   gives the question's sequence, 0 when the server has no XRender. */
-uint32_t sg_screen_copy_ask(Display *display);
+/* The sequences of the two questions: XRender's picture formats and the root window's
+   geometry. */
+typedef struct {
+    uint32_t formats;
+    uint32_t geometry;
+} sg_screen_copy_asked;
 
-/* A pixmap of `width` x `height` at the default depth holding the root window with
-   everything in it, shrunk `factor` times each way (bilinear); 0 when the answer to the
-   question `asked` names no format for the default visual (the pixmap is not made). */
-Pixmap sg_screen_copy_make(Display *display, uint32_t asked, uint16_t width, uint16_t height, int factor);
+/* Asks for XRender's picture formats (the extension's own query waits for its answer)
+   and for the root window's size; false, with nothing asked, when the server has no
+   XRender. */
+bool sg_screen_copy_ask(Display *display, sg_screen_copy_asked *asked);
+
+/* A pixmap at the default depth holding the root window with everything in it, shrunk
+   `factor` times each way (bilinear) from the size the answer to `asked` gives; 0 when
+   the answers name no format for the default visual or no size (the pixmap is not
+   made). Reads both answers. */
+Pixmap sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int factor);
 
 #endif
