@@ -76,7 +76,7 @@ final class SliderPainter {
         do {
             try renderer.prepare(scene)
         } catch {
-            throw UserError("cannot draw the slider: \(error.description)", status: .internalError)
+            throw error.userError(drawing: "the slider")
         }
     }
 

@@ -65,7 +65,7 @@ final class WindowSurface {
             cairo_surface_flush(surface)
             return dirty
         } catch {
-            throw UserError("cannot draw the slider: \(error.description)", status: .internalError)
+            throw error.userError(drawing: "the slider")
         }
     }
 
@@ -75,7 +75,7 @@ final class WindowSurface {
             try draw(cr)
             cairo_surface_flush(surface)
         } catch {
-            throw UserError("cannot draw: \(error.description)", status: .internalError)
+            throw error.userError()
         }
     }
 
@@ -104,5 +104,13 @@ final class WindowSurface {
         let left = Int32(r.x)
         let top = Int32(r.y)
         XPutImage(display.pointer, window, gc, image, left, top, left + origin.x, top + origin.y, UInt32(r.width), UInt32(r.height))
+    }
+}
+
+extension RenderError {
+    /// What the UI says, and ends with, when it cannot draw `what` (or a part named by the
+    /// error alone).
+    func userError(drawing what: String? = nil) -> UserError {
+        UserError("cannot draw\(what.map { " \($0)" } ?? ""): \(description)", status: .internalError)
     }
 }
