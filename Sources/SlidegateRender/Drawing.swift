@@ -16,6 +16,14 @@ func roundedRectPath(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
 /// antialiasing, no hinting: the same pixels on any X server and offscreen), and `family`
 /// at `size` pixels.
 func makePangoContext(_ fontMap: FontMap, family: String, size: Double) -> OpaquePointer {
+    let description = pango_font_description_from_string(family)
+    defer { pango_font_description_free(description) }
+    pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+    return makePangoContext(fontMap, description: description)
+}
+
+/// A Pango context for `fontMap` with slidegate's font options and `description`.
+func makePangoContext(_ fontMap: FontMap, description: OpaquePointer?) -> OpaquePointer {
     let context = pango_font_map_create_context(fontMap.pointer)!
     let options = cairo_font_options_create()
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
@@ -23,10 +31,7 @@ func makePangoContext(_ fontMap: FontMap, family: String, size: Double) -> Opaqu
     cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
     pango_cairo_context_set_font_options(context, options)
     cairo_font_options_destroy(options)
-    let description = pango_font_description_from_string(family)
-    pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
     pango_context_set_font_description(context, description)
-    pango_font_description_free(description)
     // Every drawing's target is an image surface, whose font options Pango merges into the
     // context's when it draws: merged now, text measured before its first drawing is shaped
     // with the fonts it is drawn with, and each font is set up (its metrics laid out) once.

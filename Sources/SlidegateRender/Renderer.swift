@@ -9,9 +9,9 @@ package final class Renderer {
     package let background: Color
     private let backdrop: Backdrop
     package let foreground: Color
-    /// The label's Pango context, made at the first text drawn: what needs no text is drawn
+    /// The label's Pango contexts, made at the first text drawn: what needs no text is drawn
     /// while the fonts load (`prepare`).
-    private var madeContext: OpaquePointer?
+    private var madeContexts: TextContexts?
     private let family: String
     private let fontMap: FontMap
     private var texts: [(string: String, width: Double, text: ShapedText)] = []
@@ -58,7 +58,6 @@ package final class Renderer {
     }
 
     deinit {
-        madeContext.map { g_object_unref(UnsafeMutableRawPointer($0)) }
         if let baseImage { cairo_surface_destroy(baseImage) }
         if let shimmerLooks {
             cairo_surface_destroy(shimmerLooks.dim)
@@ -68,11 +67,11 @@ package final class Renderer {
         thumbImages.values.forEach { cairo_surface_destroy($0) }
     }
 
-    private var context: OpaquePointer {
-        if let madeContext { return madeContext }
-        let made = makePangoContext(fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
-        madeContext = made
-        return made
+    private func context(for string: String) -> OpaquePointer {
+        if let madeContexts { return madeContexts.context(for: string) }
+        let made = TextContexts(fontMap: fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
+        madeContexts = made
+        return made.context(for: string)
     }
 
     /// Draws what `scene` shows that needs no fonts (the track, the thumb), so that the
@@ -488,7 +487,7 @@ package final class Renderer {
         let string = field.notice ?? typed ?? field.prompt
         let caretWidth = max(1, (layout.bounds.height * 0.03).rounded())
         let inset = caretWidth + 3
-        let text = try ShapedText(string, width: area.width - inset, context: context, color: foreground)
+        let text = try ShapedText(string, width: area.width - inset, context: context(for: string), color: foreground)
         let x = (area.x + inset - text.logicalX + field.shake * layout.bounds.height).rounded()
         let y = (area.midY - text.logicalY - text.height / 2).rounded()
         cairo_set_source_surface(cr, text.image, x + text.imageX, y + text.imageY)
@@ -531,7 +530,7 @@ package final class Renderer {
     /// busy and failure messages), so a list compared by value is the cheapest cache.
     private func shaped(_ string: String, width: Double) throws(RenderError) -> ShapedText {
         if let cached = texts.first(where: { $0.width == width && $0.string == string }) { return cached.text }
-        let text = try ShapedText(string, width: width, context: context, color: foreground)
+        let text = try ShapedText(string, width: width, context: context(for: string), color: foreground)
         texts.append((string, width, text))
         return text
     }
