@@ -81,12 +81,15 @@ private final class FirstFont {
         var name: UnsafeMutablePointer<FcChar8>?
         var charset: OpaquePointer?
         guard FcPatternGetString(match, FC_FAMILY, 0, &name) == FcResultMatch, let name,
-            FcPatternGetCharSet(match, FC_CHARSET, 0, &charset) == FcResultMatch, let charset
+            FcPatternGetCharSet(match, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+            case let family = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)),
+            // A comma would make the one family a list of families in a Pango description.
+            !family.contains(",")
         else {
             FcPatternDestroy(match)
             return nil
         }
-        family = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+        self.family = family
         self.match = match
         self.charset = charset
         self.language = language
