@@ -5,13 +5,13 @@ import SlidegateRender
 import SlidegateSystem
 import SlidegateXlib
 
-/// Lock mode's clock: the guard's clock window, its back buffer, and a timer on the wall
+/// Lock mode's clock: the guard's clock window, painted whole, and a timer on the wall
 /// clock for when its text next changes; `--status-command`'s line in a strip under it. It wakes the UI once a minute (once a second if a
 /// format shows seconds), never between, and not while the screen is blank; a clock set
 /// or a machine woken from sleep repaints it at once.
 final class ClockPanel {
-    let window: Window
-    let surface: WindowSurface
+    private let painted: PaintedWindow
+    var window: Window { painted.window }
     private let renderer: ClockRenderer
     private let clock: WallClock
     private var shown: (time: String, date: String, status: String, battery: Battery?)?
@@ -29,18 +29,10 @@ final class ClockPanel {
         display: XDisplay, window: Window, options: Options, fontMap: FontMap, backdrop: Backdrop?, statusHeight: Double,
         userHeight: Double
     ) throws(UserError) {
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
-            throw UserError("--lock-ui: no window \(window)", status: .internalError)
-        }
-        guard attributes.height > 1 else { return nil }
-        XSelectInput(display.pointer, window, ExposureMask)
-        self.window = window
-        surface = try WindowSurface(
-            display: display, drawable: window, visual: visual, depth: attributes.depth, width: Int(attributes.width),
-            height: Int(attributes.height))
+        painted = try PaintedWindow(display: display, window: window)
+        guard painted.height > 1 else { return nil }
         renderer = ClockRenderer(
-            width: Double(attributes.width), height: Double(attributes.height), statusHeight: statusHeight,
+            width: Double(painted.width), height: Double(painted.height), statusHeight: statusHeight,
             user: (options.showUser ? UserCard.load() : nil).map { ($0.name, $0.picture?.image) }, userHeight: userHeight,
             background: options.background,
             backdrop: backdrop, foreground: options.foreground, fontMap: fontMap)
@@ -58,10 +50,10 @@ final class ClockPanel {
         timer.arm(at: clock.nextChange(after: wall))
         due = false
         if let shown, shown.time == text.time, shown.date == text.date, shown.status == status, shown.battery == battery { return }
-        try surface.paint { (cr) throws(RenderError) in
+        let (renderer, status, battery) = (renderer, status, battery)
+        try painted.paint { (cr) throws(RenderError) in
             try renderer.draw(time: text.time, date: text.date, status: status, battery: battery, into: cr)
         }
-        surface.present(on: window)
         shown = (text.time, text.date, status, battery)
     }
 
@@ -83,6 +75,10 @@ final class ClockPanel {
     func timerFired() {
         timer.drain()
         due = true
+    }
+
+    func exposed() throws(UserError) {
+        try painted.exposed()
     }
 
     /// The screen went blank: no wake-ups until it comes back.

@@ -255,8 +255,7 @@ final class Glances {
                 watch.offered, in: size, configured: options.powerActions.count, rightToLeft: options.rightToLeft)
             let buttons = placed.map { (text: options.strings[$0.0.label], rect: $0.1) }
             let ringed = placed.firstIndex { focused == .power($0.0) }
-            try power.surface.paint { (cr) throws(RenderError) in try power.renderer.drawButtons(buttons, focused: ringed, into: cr) }
-            power.surface.present(on: power.window)
+            try power.paint { (renderer, cr) throws(RenderError) in try renderer.drawButtons(buttons, focused: ringed, into: cr) }
         }
         if mediaDue, let media {
             let next = mediaPaintedAt + 1 / Double(max(options.fps, 1))
@@ -273,14 +272,13 @@ final class Glances {
 
     private func paint(_ media: NoticeWindow) throws(UserError) {
         let size = (media.renderer.width, media.renderer.height)
-        let playing = mediaWatch?.players.current
-        try media.surface.paint { (cr) throws(RenderError) in
-            try media.renderer.drawMedia(
+        let (playing, focused, rightToLeft) = (mediaWatch?.players.current, focused, options.rightToLeft)
+        try media.paint { (renderer, cr) throws(RenderError) in
+            try renderer.drawMedia(
                 title: playing?.title, artist: playing?.artist ?? "", playing: playing?.playing ?? false,
-                text: ControlPlacement.mediaText(in: size, rightToLeft: options.rightToLeft),
-                buttons: ControlPlacement.mediaButtons(in: size, rightToLeft: options.rightToLeft), focused: focused, into: cr)
+                text: ControlPlacement.mediaText(in: size, rightToLeft: rightToLeft),
+                buttons: ControlPlacement.mediaButtons(in: size, rightToLeft: rightToLeft), focused: focused, into: cr)
         }
-        media.surface.present(on: media.window)
     }
 
     /// The windows were made anew: everything is painted again.

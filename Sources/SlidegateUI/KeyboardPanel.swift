@@ -49,7 +49,8 @@ final class KeyboardPanel {
         guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, attributes.width > 1, attributes.height > 1 else { return }
         let size = (Double(attributes.width), Double(attributes.height))
         if painted.map({ ($0.renderer.width, $0.renderer.height) != size }) ?? true {
-            painted = try NoticeWindow(display: display, window: window, options: options, fontMap: fontMap, textScale: 0.09, backdrop: backdrop())
+            painted = try NoticeWindow(
+                display: display, window: window, options: options, fontMap: fontMap, textScale: 0.09, backdrop: backdrop(), keepsImage: true)
             shown = nil
         }
         guard let panel = painted else { return }
@@ -67,16 +68,11 @@ final class KeyboardPanel {
             let changed = [shown.state.pressed, state.pressed].compactMap { $0 }
             only = placed.filter { changed.contains($0.action) }.map(\.rect)
         }
-        try panel.surface.paint { (cr) throws(RenderError) in try panel.renderer.drawKeyboard(keys, only: only, into: cr) }
-        if let only {
-            for rect in only { panel.surface.present(on: window, rect: rect) }
-        } else {
-            panel.surface.present(on: window)
-        }
+        try panel.paint(only: only) { (renderer, cr) throws(RenderError) in try renderer.drawKeyboard(keys, only: only, into: cr) }
         shown = (face, state)
     }
 
-    func exposed() {
-        painted.map { $0.surface.present(on: window) }
+    func exposed() throws(UserError) {
+        try painted?.exposed()
     }
 }

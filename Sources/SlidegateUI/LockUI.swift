@@ -259,8 +259,7 @@ package final class LockUI {
     /// The banner strip, when its banner changed.
     private func paintBanner(_ banner: Scene.BannerView?) throws(UserError) {
         guard let strip = bannerWindow, shownBanner != .some(banner) else { return }
-        try strip.surface.paint { (cr) throws(RenderError) in try strip.renderer.drawBanner(banner, into: cr) }
-        strip.surface.present(on: strip.window)
+        try strip.paint { (renderer, cr) throws(RenderError) in try renderer.drawBanner(banner, into: cr) }
         shownBanner = .some(banner)
     }
 
@@ -375,8 +374,8 @@ package final class LockUI {
         }
     }
 
-    /// Back buffers for the clock, the banner strip and the message line, at the sizes the
-    /// server gives their windows now; the message is drawn once.
+    /// The clock, the banner strip, the message line and the controls' windows, at the
+    /// sizes the server gives them now; the message is drawn once.
     private func makeNoticeWindows() throws(UserError) {
         clockWatch.map(loop.unwatch)
         clockWatch = nil
@@ -419,18 +418,15 @@ package final class LockUI {
         let line = try NoticeWindow(
             display: display, window: windows.message, options: options, fontMap: fontMap, textScale: 0.55,
             backdrop: wallpaper?.backdrop(under: windows.message))
-        try line.surface.paint { (cr) throws(RenderError) in try line.renderer.drawMessage(text, into: cr) }
-        line.surface.present(on: line.window)
+        try line.paint { (renderer, cr) throws(RenderError) in try renderer.drawMessage(text, into: cr) }
         messageWindow = line
     }
 
     private func paintSwitchUser() throws(UserError) {
         guard let button = switchUserButton else { return }
         let whole = Rect(x: 0, y: 0, width: button.renderer.width, height: button.renderer.height)
-        try button.surface.paint { (cr) throws(RenderError) in
-            try button.renderer.drawButtons([(options.strings[.switchUser], whole)], focused: focused == .switchUser ? 0 : nil, into: cr)
-        }
-        button.surface.present(on: button.window)
+        let (label, ringed) = (options.strings[.switchUser], focused == .switchUser ? 0 : nil)
+        try button.paint { (renderer, cr) throws(RenderError) in try renderer.drawButtons([(label, whole)], focused: ringed, into: cr) }
     }
 
     /// The guard laid the slider out anew: the mirror, the painter and the wheels follow.
@@ -478,11 +474,11 @@ package final class LockUI {
         guard e.count == 0 else { return nil }
         if e.window == stage.window { painter.exposed() }
         for notice in [bannerWindow, messageWindow, switchUserButton, mediaPanel, powerRow].compactMap({ $0 }) where notice.window == e.window {
-            notice.surface.present(on: notice.window)
+            try notice.exposed()
         }
         if let panel = painter.wheelsPanel, panel.window == e.window { panel.present() }
-        if let keyboard = keyboardPanel, keyboard.window == e.window { keyboard.exposed() }
-        if let clock = clockPanel, clock.window == e.window { clock.surface.present(on: clock.window) }
+        if let keyboard = keyboardPanel, keyboard.window == e.window { try keyboard.exposed() }
+        if let clock = clockPanel, clock.window == e.window { try clock.exposed() }
         return nil
     }
 }

@@ -1,32 +1,38 @@
 import CX11
 import SlidegateCore
 import SlidegateRender
-import SlidegateSystem
 import SlidegateXlib
 
-/// One of the windows the guard made for lock mode's notices — the banner strip or the
-/// `--message` line — with its back buffer and renderer, sized as the server says.
+/// One of the windows the guard made for lock mode's notices and controls — the banner
+/// strip, the `--message` line, the media panel, the power row, the switch-user button,
+/// the on-screen keyboard — with its renderer, sized as the server says.
 final class NoticeWindow {
-    let window: Window
-    let surface: WindowSurface
+    private let painted: PaintedWindow
     let renderer: NoticeRenderer
+    var window: Window { painted.window }
 
-    /// `textScale`: the text's size as a fraction of the window's height.
-    init(display: XDisplay, window: Window, options: Options, fontMap: FontMap, textScale: Double, backdrop: Backdrop?)
+    /// `textScale`: the text's size as a fraction of the window's height; `keepsImage`: for
+    /// a window painted a part at a time.
+    init(
+        display: XDisplay, window: Window, options: Options, fontMap: FontMap, textScale: Double, backdrop: Backdrop?,
+        keepsImage: Bool = false
+    ) throws(UserError) {
+        painted = try PaintedWindow(display: display, window: window, keepsImage: keepsImage)
+        renderer = NoticeRenderer(
+            width: Double(painted.width), height: Double(painted.height), background: options.background,
+            backdrop: backdrop, foreground: options.foreground, fontMap: fontMap,
+            textSize: max(10, Double(painted.height) * textScale))
+    }
+
+    /// Paints the window with `draw`, given the renderer (`only`: see `PaintedWindow.paint`).
+    func paint(only rects: [Rect]? = nil, _ draw: @escaping (NoticeRenderer, OpaquePointer) throws(RenderError) -> Void)
         throws(UserError)
     {
-        self.window = window
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(display.pointer, window, &attributes) != 0, let visual = attributes.visual else {
-            throw UserError("--lock-ui: no window \(window)", status: .internalError)
-        }
-        XSelectInput(display.pointer, window, ExposureMask)
-        surface = try WindowSurface(
-            display: display, drawable: window, visual: visual, depth: attributes.depth, width: Int(attributes.width),
-            height: Int(attributes.height))
-        renderer = NoticeRenderer(
-            width: Double(attributes.width), height: Double(attributes.height), background: options.background,
-            backdrop: backdrop, foreground: options.foreground, fontMap: fontMap,
-            textSize: max(10, Double(attributes.height) * textScale))
+        let renderer = renderer
+        try painted.paint(only: rects) { (cr) throws(RenderError) in try draw(renderer, cr) }
+    }
+
+    func exposed() throws(UserError) {
+        try painted.exposed()
     }
 }

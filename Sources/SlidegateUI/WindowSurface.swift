@@ -1,19 +1,24 @@
 import CGraphics
 import CX11
 import CXShim
+import Glibc
 import SlidegateCore
 import SlidegateRender
 import SlidegateSystem
 import SlidegateXlib
 
-/// A window's back buffer (the slider's, the banner strip's, the message line's): a Cairo
-/// image in this process that a renderer paints into, of which only the changed
-/// rectangles are sent to the window (a PutImage each), so a frame moves a few kilobytes
-/// and the X server composites nothing; or kept as pixmaps for frames handed over ahead
-/// (`PresentedSweep`). Owns the image, the XImage header that describes it to Xlib, and a GC.
+/// A window's back buffer (the slider's, the wheels', the keyboard's; a `PaintedWindow`'s
+/// for one paint): a Cairo image in this process that a renderer paints into, of which
+/// only the changed rectangles are sent to the window (a PutImage each), so a frame moves
+/// a few kilobytes and the X server composites nothing; or kept as pixmaps for frames
+/// handed over ahead (`PresentedSweep`). Owns the image, its pixels (mapped for it alone, so that freeing the
+/// image gives them back to the system at once), the XImage header that describes it to
+/// Xlib, and a GC.
 final class WindowSurface {
     private let display: XDisplay
     private let gc: GC
+    private let pixels: UnsafeMutableRawPointer
+    private let pixelBytes: Int
     private let surface: OpaquePointer
     private let cr: OpaquePointer
     private let image: UnsafeMutablePointer<XImage>
@@ -29,21 +34,32 @@ final class WindowSurface {
         guard depth == 24 || depth == 32, v.red_mask == 0xff0000, v.green_mask == 0x00ff00, v.blue_mask == 0x0000ff else {
             throw UserError("the X server's visual (depth \(depth)) is not 24- or 32-bit true colour", status: .internalError)
         }
+        let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(clamping: width))
+        let (product, overflow) = Int(stride).multipliedReportingOverflow(by: height)
+        let bytes = max(product, 1)
+        guard stride > 0, !overflow,
+            let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED
+        else {
+            throw UserError("cannot allocate a \(width)x\(height) image", status: .internalError)
+        }
         self.display = display
         self.width = width
         self.height = height
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        pixels = mapped
+        pixelBytes = bytes
+        surface = cairo_image_surface_create_for_data(
+            mapped.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), stride)
         cr = cairo_create(surface)
         let status = cairo_status(cr)
-        let data = cairo_image_surface_get_data(surface)
-        guard status == CAIRO_STATUS_SUCCESS, let data,
+        guard status == CAIRO_STATUS_SUCCESS,
             let ximage = XCreateImage(
-                display.pointer, visual, UInt32(depth), ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
-                UInt32(width), UInt32(height), 32, cairo_image_surface_get_stride(surface))
+                display.pointer, visual, UInt32(depth), ZPixmap, 0, mapped.assumingMemoryBound(to: CChar.self),
+                UInt32(width), UInt32(height), 32, stride)
         else {
             cairo_destroy(cr)
             cairo_surface_destroy(surface)
-            throw UserError("cannot allocate the slider's \(width)x\(height) image", status: .internalError)
+            munmap(mapped, bytes)
+            throw UserError("cannot allocate a \(width)x\(height) image", status: .internalError)
         }
         ximage.pointee.byte_order = LSBFirst
         image = ximage
@@ -55,6 +71,7 @@ final class WindowSurface {
         sg_image_destroy(image)
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
+        munmap(pixels, pixelBytes)
         XFreeGC(display.pointer, gc)
     }
 

@@ -131,6 +131,23 @@ import Testing
         #expect(gate.wait() == 143)
     }
 
+    /// The windows around the slider keep no image at rest: another client clears them all
+    /// (to the background, with an Expose each), and each is drawn again as it was.
+    @Test func clearedByAnotherClientTheUserTheLineAndTheMessageAreDrawnAgain() throws {
+        let gate = try lock(
+            ["--no-clock", "--show-user", "--status-command", "echo here", "--message", "back soon"], environment: ["HOME": scratch.path])
+        #expect(eventually { nameShown() && statusShown() }, "\(gate.standardError)")
+        // Above the slider (the user and the line) and below it (the message).
+        let around = { [client] in [client.pixels(x: 0, y: 0, width: 1280, height: 535), client.pixels(x: 0, y: 590, width: 1280, height: 130)] }
+        let shown = around()
+        let cover = try #require(client.mappedTopLevels().last)
+        for window in client.children(of: cover) { XClearArea(client.display, window, 0, 0, 0, 0, 1) }
+        XSync(client.display, 0)
+        #expect(eventually { around() == shown }, "drawn again as they were")
+        #expect(gate.standardError.isEmpty, "\(gate.standardError)")
+        unlock(gate)
+    }
+
     func write(_ text: String, to path: String) throws {
         guard let file = fopen(path + ".new", "w") else { throw Child.SpawnError(path: path, code: errno) }
         fputs(text, file)
