@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <xcb/render.h>
 
+void sg_screen_copy_prefetch(Display *display) {
+    xcb_prefetch_extension_data(XGetXCBConnection(display), &xcb_render_id);
+}
+
 bool sg_screen_copy_ask(Display *display, sg_screen_copy_asked *asked) {
     xcb_connection_t *c = XGetXCBConnection(display);
     const xcb_query_extension_reply_t *render = xcb_get_extension_data(c, &xcb_render_id);

@@ -166,6 +166,7 @@ package final class Guard {
         let methods = try PassiveMethod.forOptions(options, helperPath: launch.authPath)
         display = try XDisplay()
         display.ignoresMonitors = safeMode
+        if options.imageIsDesktop { DesktopCopy.prefetch(display) }
         StartupTrace.mark("guard:connected")
         scale = safeMode ? 1 : options.scale ?? display.resourceScale()
         try options.checkSize(scale: scale)

@@ -86,8 +86,6 @@ final class LockCover {
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         shapeEventBase = XShapeQueryExtension(display.pointer, &eventBase, &errorBase) != 0 ? eventBase : nil
-        // Before anything of the lock is on the screen.
-        if let keepDesktop { desktop = keepDesktop.copy(display) }
         overlay = Self.takeOverlay(display)
         parent = overlay ?? display.root
         XSelectInput(display.pointer, display.root, StructureNotifyMask | SubstructureNotifyMask | FocusChangeMask)
@@ -100,6 +98,10 @@ final class LockCover {
         var revert: Int32 = 0
         XGetInputFocus(display.pointer, &focus, &revert)
         focusBefore = focus
+        // Before anything of the lock is on the screen (the overlay window has no
+        // background: mapped, it leaves the screen as it was), and after the last answer
+        // the cover waits for, so that the server copies while the windows are made.
+        if let keepDesktop { desktop = keepDesktop.copy(display) }
         create()
         // After the cover is mapped: what follows waits for the server's answers.
         watchCompositor()
@@ -449,6 +451,12 @@ final class LockCover {
 struct DesktopCopy {
     let asked: sg_screen_copy_asked
     let shrink: Int
+
+    /// Sends XRender's own query (which `ask` waits for) to come with an answer the guard
+    /// waits for anyway.
+    static func prefetch(_ display: XDisplay) {
+        sg_screen_copy_prefetch(display.pointer)
+    }
 
     /// Nil, said on stderr, without XRender: the lock shows the plain background.
     static func ask(_ display: XDisplay, shrink: Int) -> DesktopCopy? {

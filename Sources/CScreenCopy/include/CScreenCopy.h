@@ -6,8 +6,9 @@
 #include <X11/Xlib.h>
 
 /* `--image desktop`'s copy of the screen, made with XRender through Xlib's own XCB
-   connection, in two steps so that its questions ride on the grabs' round trips:
-   sg_screen_copy_ask sends them, sg_screen_copy_make reads the answers and copies. */
+   connection, in steps so that its questions ride on round trips the guard makes anyway:
+   sg_screen_copy_prefetch sends the extension's query, sg_screen_copy_ask the rest,
+   sg_screen_copy_make reads the answers and copies. */
 
 /* The sequences of the two questions: XRender's picture formats and the root window's
    geometry. */
@@ -15,6 +16,10 @@ typedef struct {
     uint32_t formats;
     uint32_t geometry;
 } sg_screen_copy_asked;
+
+/* Sends XRender's own query, whose answer sg_screen_copy_ask waits for, so that it comes
+   with the answer to the next request that waits. */
+void sg_screen_copy_prefetch(Display *display);
 
 /* Asks for XRender's picture formats (the extension's own query waits for its answer)
    and for the root window's size; false, with nothing asked, when the server has no
