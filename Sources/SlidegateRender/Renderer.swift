@@ -67,11 +67,11 @@ package final class Renderer {
         thumbImages.values.forEach { cairo_surface_destroy($0) }
     }
 
-    private func context(for string: String) -> OpaquePointer {
-        if let madeContexts { return madeContexts.context(for: string) }
+    private var contexts: TextContexts {
+        if let madeContexts { return madeContexts }
         let made = TextContexts(fontMap: fontMap, family: family, size: (layout.bounds.height * 0.34).rounded())
         madeContexts = made
-        return made.context(for: string)
+        return made
     }
 
     /// Draws what `scene` shows that needs no fonts (the track, the thumb), so that the
@@ -487,7 +487,7 @@ package final class Renderer {
         let string = field.notice ?? typed ?? field.prompt
         let caretWidth = max(1, (layout.bounds.height * 0.03).rounded())
         let inset = caretWidth + 3
-        let text = try ShapedText(string, width: area.width - inset, context: context(for: string), color: foreground)
+        let text = try ShapedText(string, width: area.width - inset, contexts: contexts, color: foreground)
         let x = (area.x + inset - text.logicalX + field.shake * layout.bounds.height).rounded()
         let y = (area.midY - text.logicalY - text.height / 2).rounded()
         cairo_set_source_surface(cr, text.image, x + text.imageX, y + text.imageY)
@@ -530,7 +530,7 @@ package final class Renderer {
     /// busy and failure messages), so a list compared by value is the cheapest cache.
     private func shaped(_ string: String, width: Double) throws(RenderError) -> ShapedText {
         if let cached = texts.first(where: { $0.width == width && $0.string == string }) { return cached.text }
-        let text = try ShapedText(string, width: width, context: context(for: string), color: foreground)
+        let text = try ShapedText(string, width: width, contexts: contexts, color: foreground)
         texts.append((string, width, text))
         return text
     }
@@ -548,62 +548,6 @@ extension Color {
     /// Keeps the alpha of `base`: track and thumb are as opaque as the background.
     fileprivate func opaque(like base: Color) -> Color {
         Color(red: red, green: green, blue: blue, alpha: base.alpha)
-    }
-}
-
-/// One string shaped by Pango and ellipsized to a width, drawn once in the foreground
-/// colour at full opacity. Each frame paints this image through an alpha mask (the dim text
-/// and the shimmer band), so the glyphs' own coverage is what the band shows through and
-/// colour emoji keep their colours.
-private final class ShapedText {
-    let image: OpaquePointer
-    /// Where the image's top-left corner is relative to the layout's origin.
-    let imageX: Double
-    let imageY: Double
-    let logicalX: Double
-    let logicalY: Double
-    let width: Double
-    let height: Double
-
-    init(_ string: String, width maxWidth: Double, context: OpaquePointer, color: Color) throws(RenderError) {
-        guard let layout = pango_layout_new(context) else {
-            throw RenderError("Pango could not create a text layout")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        pango_layout_set_text(layout, string, -1)
-        pango_layout_set_single_paragraph_mode(layout, 1)
-        pango_layout_set_width(layout, Int32(maxWidth * Double(PANGO_SCALE)))
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        var ink = PangoRectangle()
-        var logical = PangoRectangle()
-        pango_layout_get_pixel_extents(layout, &ink, &logical)
-        logicalX = Double(logical.x)
-        logicalY = Double(logical.y)
-        width = Double(logical.width)
-        height = Double(logical.height)
-        let left = min(ink.x, logical.x) - 1
-        let top = min(ink.y, logical.y) - 1
-        let right = max(ink.x + ink.width, logical.x + logical.width) + 1
-        let bottom = max(ink.y + ink.height, logical.y + logical.height) + 1
-        imageX = Double(left)
-        imageY = Double(top)
-        image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, max(right - left, 1), max(bottom - top, 1))
-        let cr = cairo_create(image)
-        defer { cairo_destroy(cr) }
-        cairo_translate(cr, -imageX, -imageY)
-        cairo_set_source_rgb(cr, color.red, color.green, color.blue)
-        pango_cairo_update_context(cr, context)
-        pango_cairo_show_layout(cr, layout)
-        cairo_surface_flush(image)
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(image)
-            throw RenderError(status: status, "drawing the label \"\(string)\"")
-        }
-    }
-
-    deinit {
-        cairo_surface_destroy(image)
     }
 }
 

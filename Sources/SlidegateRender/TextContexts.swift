@@ -1,14 +1,15 @@
 import CGraphics
 
 /// The Pango contexts a renderer shapes its strings with: `general` asks for the family as
-/// given; a string that the one font fontconfig picks first for that family draws whole is
+/// given, and shapes every line that fits without a layout (`GlyphLine`); a string drawn
+/// through a layout that the one font fontconfig picks first for that family draws whole is
 /// shaped with a context that asks for that font's own family instead.
 ///
-/// Why: Pango sets a font up inside its first line breaking by laying out a sample text in
-/// the font's own family. Asked for a generic family ("Sans"), that is a second family, and
-/// fontconfig matches and sorts every installed font a second time, on a cold start's
-/// critical path (docs/PERFORMANCE.md has the figures). Asked for the font's own family, the
-/// two lookups are one. The pixels are the same: the same one font draws the string either way.
+/// Why: Pango sets a font up inside a layout's first line breaking by laying out a sample
+/// text in the font's own family. Asked for a generic family ("Sans"), that is a second
+/// family, and fontconfig matches and sorts every installed font a second time
+/// (docs/PERFORMANCE.md has the figures). Asked for the font's own family, the two lookups
+/// are one. The pixels are the same: the same one font draws the string either way.
 package final class TextContexts {
     package let general: OpaquePointer
     private let fontMap: FontMap
