@@ -122,15 +122,18 @@ final class GlyphLine {
                 var runInk = PangoRectangle()
                 var runLogical = PangoRectangle()
                 pango_glyph_string_extents(glyphs, font, &runInk, &runLogical)
+                // A line that does not fit is the layout's to ellipsize: no need to shape on.
+                let (end, overflow) = x.addingReportingOverflow(runLogical.width)
+                guard !overflow, end <= goal else { return false }
                 if runInk.width > 0 && runInk.height > 0 {
                     runInk.x += x
                     ink = ink.width > 0 ? ink.union(runInk) : runInk
                 }
                 top = min(top, runLogical.y)
                 bottom = max(bottom, runLogical.y + runLogical.height)
-                x += runLogical.width
+                x = end
             }
-            guard x <= goal, top <= bottom else { return false }
+            guard top <= bottom else { return false }
             baseline = -top
             if ink.width > 0 { ink.y += baseline }
             logical = PangoRectangle(x: 0, y: 0, width: x, height: bottom - top)
