@@ -136,8 +136,11 @@ let package = Package(
         .testTarget(name: "SlidegateHostTests", dependencies: ["SlidegateHost", "SlidegateSystem"]),
         // The tests link SlidegateXlib's X libraries as shared ones.
         .testTarget(
-            name: "SlidegateXlibTests", dependencies: ["SlidegateXlib", "SlidegateSystem"],
-            linkerSettings: [.linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xss")]),
+            name: "SlidegateXlibTests", dependencies: ["SlidegateXlib", "SlidegateSystem", "CScreenCopy"],
+            linkerSettings: [
+                .linkedLibrary("Xrandr"), .linkedLibrary("Xinerama"), .linkedLibrary("Xss"), .linkedLibrary("X11-xcb"), .linkedLibrary("xcb-render"),
+                .linkedLibrary("xcb"),
+            ]),
         // Every kept fuzz input (fuzz/corpus) through its target again.
         .testTarget(name: "SlidegateFuzzTests", dependencies: ["SlidegateFuzz"]),
         .testTarget(

@@ -14,7 +14,6 @@ bool sg_screen_copy_ask(Display *display, sg_screen_copy_asked *asked) {
     if (render == NULL || !render->present) return false;
     asked->formats = xcb_render_query_pict_formats(c).sequence;
     asked->geometry = xcb_get_geometry(c, (xcb_drawable_t)RootWindow(display, DefaultScreen(display))).sequence;
-    xcb_flush(c);
     return true;
 }
 
@@ -34,7 +33,8 @@ static xcb_render_pictformat_t format_of(xcb_render_query_pict_formats_reply_t *
     return 0;
 }
 
-Pixmap sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int factor) {
+sg_screen_copy_made sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int factor) {
+    sg_screen_copy_made made = {0};
     xcb_connection_t *c = XGetXCBConnection(display);
     xcb_render_query_pict_formats_cookie_t formats_cookie = {asked.formats};
     xcb_render_query_pict_formats_reply_t *formats = xcb_render_query_pict_formats_reply(c, formats_cookie, NULL);
@@ -49,23 +49,41 @@ Pixmap sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int fac
     uint16_t height = sized && geometry->height >= factor ? geometry->height / factor : 1;
     free(formats);
     free(geometry);
-    if (format == 0 || !sized) return 0;
+    if (format == 0 || !sized) return made;
     xcb_window_t root = (xcb_window_t)RootWindow(display, screen);
     xcb_pixmap_t pixmap = xcb_generate_id(c);
-    xcb_create_pixmap(c, (uint8_t)DefaultDepth(display, screen), pixmap, root, width, height);
+    made.requests[made.count++] =
+        xcb_create_pixmap_checked(c, (uint8_t)DefaultDepth(display, screen), pixmap, root, width, height).sequence;
     uint32_t include_inferiors = XCB_SUBWINDOW_MODE_INCLUDE_INFERIORS;
     xcb_render_picture_t source = xcb_generate_id(c);
-    xcb_render_create_picture(c, source, root, format, XCB_RENDER_CP_SUBWINDOW_MODE, &include_inferiors);
+    made.requests[made.count++] =
+        xcb_render_create_picture_checked(c, source, root, format, XCB_RENDER_CP_SUBWINDOW_MODE, &include_inferiors).sequence;
     xcb_render_picture_t copy = xcb_generate_id(c);
-    xcb_render_create_picture(c, copy, pixmap, format, 0, NULL);
+    made.requests[made.count++] = xcb_render_create_picture_checked(c, copy, pixmap, format, 0, NULL).sequence;
     if (factor > 1) {
         xcb_render_fixed_t scale = (xcb_render_fixed_t)factor << 16;
         xcb_render_transform_t transform = {scale, 0, 0, 0, scale, 0, 0, 0, 1 << 16};
-        xcb_render_set_picture_transform(c, source, transform);
-        xcb_render_set_picture_filter(c, source, 8, "bilinear", 0, NULL);
+        made.requests[made.count++] = xcb_render_set_picture_transform_checked(c, source, transform).sequence;
+        made.requests[made.count++] = xcb_render_set_picture_filter_checked(c, source, 7, "nearest", 0, NULL).sequence;
     }
-    xcb_render_composite(c, XCB_RENDER_PICT_OP_SRC, source, 0, copy, 0, 0, 0, 0, 0, 0, width, height);
-    xcb_render_free_picture(c, copy);
-    xcb_render_free_picture(c, source);
-    return (Pixmap)pixmap;
+    made.requests[made.count++] =
+        xcb_render_composite_checked(c, XCB_RENDER_PICT_OP_SRC, source, 0, copy, 0, 0, 0, 0, 0, 0, width, height).sequence;
+    made.requests[made.count++] = xcb_render_free_picture_checked(c, copy).sequence;
+    made.requests[made.count++] = xcb_render_free_picture_checked(c, source).sequence;
+    xcb_flush(c);
+    made.pixmap = (Pixmap)pixmap;
+    return made;
+}
+
+int sg_screen_copy_check(Display *display, sg_screen_copy_made made) {
+    xcb_connection_t *c = XGetXCBConnection(display);
+    int code = 0;
+    for (int i = 0; i < made.count && i < 8; i++) {
+        xcb_void_cookie_t cookie = {made.requests[i]};
+        xcb_generic_error_t *error = xcb_request_check(c, cookie);
+        if (error != NULL && code == 0) code = error->error_code;
+        free(error);
+    }
+    if (code != 0 && made.pixmap != 0) xcb_discard_reply(c, xcb_free_pixmap_checked(c, (xcb_pixmap_t)made.pixmap).sequence);
+    return code;
 }

@@ -164,11 +164,11 @@ package final class Guard {
         pinLength = try options.auth.usesPin ? PinFile.load(options.pinFile ?? "").length : 0
         let auth = try AuthSession.forOptions(options, helperPath: launch.authPath)
         let methods = try PassiveMethod.forOptions(options, helperPath: launch.authPath)
-        display = try XDisplay()
+        display = try XDisplay(asking: options.imageIsDesktop ? DesktopCopy.prefetch(_:) as (OpaquePointer) -> Void : nil)
         display.ignoresMonitors = safeMode
-        if options.imageIsDesktop { DesktopCopy.prefetch(display) }
         StartupTrace.mark("guard:connected")
         scale = safeMode ? 1 : options.scale ?? display.resourceScale()
+        let desktopAsked = options.imageIsDesktop ? DesktopCopy.ask(display, shrink: Blur.desktopShrink(radius: options.blur * scale)) : nil
         try options.checkSize(scale: scale)
         // A theme is checked before anything looks locked; its colour is the label's unless
         // --foreground says otherwise.
@@ -179,6 +179,7 @@ package final class Guard {
         }
         if let image = self.options.image, !self.options.imageIsDesktop { try BackgroundImageFile.check(image) }
         fps = display.frameRate(cappedAt: options.fps)
+        let desktop = desktopAsked.flatMap { [display] in DesktopCopy(display, asked: $0) }
         pacer = MotionPacer(fps: fps)
         loop = try EventLoop(display: display, synthetic: .ignored)
         if !OutOfMemoryProtection.set(-1000) && options.verbose {
@@ -192,7 +193,6 @@ package final class Guard {
             }
         }
         let (coverDisplay, coverScale, coverPins, watch, coverOptions) = (display, scale, pinLength, signals, self.options)
-        let desktop = options.imageIsDesktop ? DesktopCopy.ask(display, shrink: Blur.desktopShrink(radius: options.blur * scale)) : nil
         let makeCover = { () throws(UserError) -> LockCover in
             try LockCover(
                 display: coverDisplay, background: coverOptions.background, slider: Self.sliderGeometry(coverOptions),
@@ -201,7 +201,7 @@ package final class Guard {
                     status: options.statusCommand != nil || options.showBattery, user: options.showUser,
                     switchUser: options.switchUserCommand != nil, media: options.showMedia, power: options.powerActions.count,
                     rightToLeft: options.rightToLeft, keyboard: coverOptions.hasKeyboard),
-                scale: coverScale, keepDesktop: desktop)
+                scale: coverScale, desktop: desktop)
         }
         // A lock taken for sleep whose grab another client keeps (a button held down on its
         // window) must not give up, or the machine sleeps unlocked: the cover goes up and the

@@ -49,8 +49,10 @@ final class LockCover {
     /// The switch-user button, when there is one.
     private(set) var switchUserWindow: Window = 0
     /// `--image desktop`: the screen as it was before the lock covered it, copied in the
-    /// server (0: none). The UI blurs it; no pixel of it comes through the guard.
-    private(set) var desktop: Pixmap = 0
+    /// server. The UI blurs it; no pixel of it comes through the guard.
+    private let desktopCopy: DesktopCopy?
+    /// The copy's pixmap (0: none).
+    var desktop: Pixmap { desktopCopy?.pixmap ?? 0 }
     /// `--show-media`'s panel and `--power-actions`' row, when there are.
     private(set) var mediaWindow: Window = 0
     private(set) var powerWindow: Window = 0
@@ -73,11 +75,12 @@ final class LockCover {
     private let focusBefore: Window
     private var coverSize = (width: 0, height: 0)
 
-    /// `keepDesktop`: copy the screen first.
+    /// `desktop`: the copy of the screen the cover holds for the UI.
     init(
         display: XDisplay, background: Color, slider geometry: Geometry?, parts: LockPlacement.Parts, scale: Double,
-        keepDesktop: DesktopCopy? = nil
+        desktop: DesktopCopy? = nil
     ) throws(UserError) {
+        desktopCopy = desktop
         self.scale = scale
         self.parts = parts
         self.display = display
@@ -98,20 +101,16 @@ final class LockCover {
         var revert: Int32 = 0
         XGetInputFocus(display.pointer, &focus, &revert)
         focusBefore = focus
-        // Before anything of the lock is on the screen (the overlay window has no
-        // background: mapped, it leaves the screen as it was), and after the last answer
-        // the cover waits for, so that the server copies while the windows are made.
-        if let keepDesktop { desktop = keepDesktop.copy(display) }
         create()
         // After the cover is mapped: what follows waits for the server's answers.
         watchCompositor()
         if let code = display.sync() {
             throw UserError("the X server refused the lock window (X error \(code))", status: .noDisplayOrLock)
         }
+        desktop?.check()
     }
 
     deinit {
-        if desktop != 0 { XFreePixmap(display.pointer, desktop) }
         XDestroyWindow(display.pointer, cover)
         if obscurer != 0 { XDestroyWindow(display.pointer, obscurer) }
         if let overlay { XCompositeReleaseOverlayWindow(display.pointer, overlay) }
@@ -440,43 +439,5 @@ final class LockCover {
         XSync(display.pointer, 0)
         _ = sg_take_x_error()
         create()
-    }
-}
-
-/// `--image desktop`'s copy of the screen, `shrink` times smaller each way
-/// (`Blur.desktopShrink`; the server scales it, bilinear, with XRender). What it needs to
-/// know (the picture formats and the screen's size) is asked before the grabs (`ask`), so
-/// that the answers come with theirs and the copy adds no round trip between the grabs and
-/// the cover.
-struct DesktopCopy {
-    let asked: sg_screen_copy_asked
-    let shrink: Int
-
-    /// Sends XRender's own query (which `ask` waits for) to come with an answer the guard
-    /// waits for anyway.
-    static func prefetch(_ display: XDisplay) {
-        sg_screen_copy_prefetch(display.pointer)
-    }
-
-    /// Nil, said on stderr, without XRender: the lock shows the plain background.
-    static func ask(_ display: XDisplay, shrink: Int) -> DesktopCopy? {
-        var asked = sg_screen_copy_asked()
-        guard sg_screen_copy_ask(display.pointer, &asked) else {
-            report("--image desktop: the X server has no XRender; showing the plain background")
-            return nil
-        }
-        return DesktopCopy(asked: asked, shrink: max(shrink, 1))
-    }
-
-    /// A pixmap holding what the screen shows now: the root window with everything in it,
-    /// as the server has the screen's pixels (under a compositing manager, what it painted
-    /// into the overlay window, a child of the root). 0 when the server named no format for
-    /// its visual or no size for its root window: the lock shows the plain background. A
-    /// server that cannot make it fails the lock's own check of its windows, as it would
-    /// for them.
-    func copy(_ display: XDisplay) -> Pixmap {
-        let pixmap = sg_screen_copy_make(display.pointer, asked, Int32(clamping: shrink))
-        if pixmap == 0 { report("--image desktop: the X server named no picture format or size for the screen; showing the plain background") }
-        return pixmap
     }
 }

@@ -12,22 +12,24 @@ package final class XDisplay {
     /// The first event code of the RandR extension, or -1 without it.
     package let randrEventBase: Int32
 
-    /// Opens the display named by `$DISPLAY`.
-    package convenience init() throws(UserError) {
+    /// Opens the display named by `$DISPLAY`; `asking` as for `init(named:asking:)`.
+    package convenience init(asking: ((OpaquePointer) -> Void)? = nil) throws(UserError) {
         guard let name = getenv("DISPLAY").map({ String(cString: $0) }), !name.isEmpty else {
             throw UserError("cannot open a display: DISPLAY is not set", status: .noDisplayOrLock)
         }
-        try self.init(named: name)
+        try self.init(named: name, asking: asking)
     }
 
-    /// Opens the display `name` (`:1`).
-    package init(named name: String) throws(UserError) {
+    /// Opens the display `name` (`:1`). `asking` sends questions of its own before the first
+    /// one this waits for (RandR's), so that their answers come with its answer.
+    package init(named name: String, asking: ((OpaquePointer) -> Void)? = nil) throws(UserError) {
         guard let display = XOpenDisplay(name) else {
             throw UserError("cannot open display \"\(name)\"", status: .noDisplayOrLock)
         }
         pointer = display
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
+        asking?(display)
         var eventBase: Int32 = -1
         var errorBase: Int32 = 0
         randrEventBase = XRRQueryExtension(display, &eventBase, &errorBase) != 0 ? eventBase : -1
