@@ -70,7 +70,6 @@ sg_screen_copy_made sg_screen_copy_make(Display *display, sg_screen_copy_asked a
         xcb_render_composite_checked(c, XCB_RENDER_PICT_OP_SRC, source, 0, copy, 0, 0, 0, 0, 0, 0, width, height).sequence;
     made.requests[made.count++] = xcb_render_free_picture_checked(c, copy).sequence;
     made.requests[made.count++] = xcb_render_free_picture_checked(c, source).sequence;
-    xcb_flush(c);
     made.pixmap = (Pixmap)pixmap;
     return made;
 }

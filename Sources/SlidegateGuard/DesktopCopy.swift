@@ -8,9 +8,10 @@ import SlidegateXlib
 /// blur that follows evens the samples out, and at an odd factor a bilinear filter samples
 /// that very pixel, for more of the server's time). Owns its pixmap.
 /// Its questions (XRender's, then the picture formats and the screen's size) ride on round
-/// trips the guard makes anyway, and it is made as soon as their answers are in, long
-/// before the grabs: the server copies while the guard gets on with its own work, so the
-/// copy adds nothing between the grabs and the cover.
+/// trips the guard makes anyway, and it is made as soon as their answers are in, before
+/// the grabs; its requests go with the guard's next round trip rather than waking the
+/// server on their own, so all it adds is the server's time to copy, and nothing between
+/// the grabs and the cover.
 final class DesktopCopy {
     /// What `ask` asked, and the shrink.
     struct Asked {

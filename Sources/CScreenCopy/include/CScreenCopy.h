@@ -35,10 +35,11 @@ typedef struct {
     int count;
 } sg_screen_copy_made;
 
-/* Sends the requests for a pixmap at the default depth holding the root window with
+/* Queues the requests for a pixmap at the default depth holding the root window with
    everything in it, shrunk `factor` times each way (nearest) from the size the answer to
-   `asked` gives, and flushes them; a pixmap of 0 when the answers name no format for the
-   default visual or no size (nothing is made). Reads both answers. */
+   `asked` gives, to go with the next request that waits; a pixmap of 0 when the answers
+   name no format for the default visual or no size (nothing is made). Reads both
+   answers. */
 sg_screen_copy_made sg_screen_copy_make(Display *display, sg_screen_copy_asked asked, int factor);
 
 /* 0 when the server made `made`; else the first error's code, and its pixmap is let go.
