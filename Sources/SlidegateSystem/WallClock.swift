@@ -50,8 +50,9 @@ package final class WallClock {
     }
 
     /// The wall-clock moment after `time` when the text next changes: the next whole minute
-    /// (or second).
-    package func nextChange(after time: timespec) -> timespec {
+    /// (or second); nil when both formats are empty, so the text never changes.
+    package func nextChange(after time: timespec) -> timespec? {
+        if timeFormat.isEmpty && dateFormat.isEmpty { return nil }
         if showsSeconds { return timespec(tv_sec: time.tv_sec + 1, tv_nsec: 0) }
         var t = time.tv_sec
         var parts = tm()

@@ -42,12 +42,12 @@ final class ClockPanel {
     }
 
     /// Repaints if the text changed since it was last painted; arms the timer for when it
-    /// next changes.
+    /// next changes (with --no-clock, never: the status line alone wakes no one on the minute).
     func paint() throws(UserError) {
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
         let text = clock.text(at: wall.tv_sec)
-        timer.arm(at: clock.nextChange(after: wall))
+        if let next = clock.nextChange(after: wall) { timer.arm(at: next) } else { timer.disarm() }
         due = false
         if let shown, shown.time == text.time, shown.date == text.date, shown.status == status, shown.battery == battery { return }
         let (renderer, status, battery) = (renderer, status, battery)

@@ -52,8 +52,10 @@ import Testing
         #expect(WallClock(time: nil, date: nil, localeName: "ja_JP.UTF-8").text(at: moment).date == "月曜日 30 11月")
         #expect(WallClock(time: "", date: "%Y", localeName: "C.UTF-8").text(at: moment) == ("", "2026"))
         let later = timespec(tv_sec: moment + 30, tv_nsec: 500_000_000)
-        #expect(WallClock(time: nil, date: nil, localeName: "C.UTF-8").nextChange(after: later).tv_sec == moment + 60, "the next minute")
-        #expect(WallClock(time: "%T", date: "", localeName: "C.UTF-8").nextChange(after: later).tv_sec == moment + 31, "the next second")
+        #expect(WallClock(time: nil, date: nil, localeName: "C.UTF-8").nextChange(after: later)?.tv_sec == moment + 60, "the next minute")
+        #expect(WallClock(time: "%T", date: "", localeName: "C.UTF-8").nextChange(after: later)?.tv_sec == moment + 31, "the next second")
+        #expect(WallClock(time: "", date: "%A", localeName: "C.UTF-8").nextChange(after: later)?.tv_sec == moment + 60, "the date alone")
+        #expect(WallClock(time: "", date: "", localeName: "C.UTF-8").nextChange(after: later) == nil, "--no-clock: never")
     }
 
     /// The clock's timer runs on the wall clock: armed for the next whole second, it is
